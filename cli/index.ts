@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { runBuild } from './commands/build.js';
+import { processOutput, reportFailure } from './output.js';
+
+const program = new Command('course')
+  .description('Compile route files into a typed dispatch module, and the tools around it.')
+  .showHelpAfterError();
+
+program
+  .command('build')
+  .description('compile routes.ts and routers/ into generated/routes.gen.ts')
+  .option('--root <dir>', 'the app folder', process.cwd())
+  .option('--check', 'write nothing; exit 1 if the generated module is out of date')
+  .option('--quiet', 'print only problems')
+  .action(async (options: { root: string; check?: boolean; quiet?: boolean }) => {
+    process.exitCode = await run(() => runBuild(options, processOutput));
+  });
+
+await program.parseAsync(process.argv);
+
+async function run(command: () => Promise<number>): Promise<number> {
+  try {
+    return await command();
+  } catch (error) {
+    return reportFailure(error, processOutput);
+  }
+}

@@ -1,0 +1,38 @@
+import path from 'node:path';
+import type { CompiledApp } from '../types.js';
+import type { EmitContext } from './_context.js';
+
+/**
+ * The hoisted closures, one scope per route file so that names from different files never
+ * collide: inside it, the file's imports and constants under their own names, then the
+ * closures, bound to `$h<id>` at the top level.
+ */
+export function emitClosures(app: CompiledApp, context: EmitContext): string {
+  const byFile = new Map<string, number[]>();
+  for (const closure of app.closures) {
+    const list = byFile.get(closure.source.file) ?? [];
+    list.push(closure.id);
+    byFile.set(closure.source.file, list);
+  }
+  const chunks: string[] = [];
+  for (const [file, ids] of byFile) {
+    const relative = path.relative(app.root, file).split(path.sep).join('/');
+    const bindings = app.imports
+      .filter((entry) => entry.file === file && !entry.typeOnly)
+      .map((entry) => `const ${entry.local} = ${context.codeLocal(entry)};`);
+    const constants = app.constants.filter((c) => c.file === file).map((c) => c.text);
+    const closures = ids.map((id) => app.closures[id]!.text);
+    chunks.push(
+      `// ${relative}\nconst [${ids.map((id) => `$h${id}`).join(', ')}] = (() => {\n` +
+        [...unique(bindings), ...constants].join('\n') +
+        `\nreturn [\n${closures.join(',\n')},\n] as const;\n})();`,
+    );
+  }
+  return chunks.join('\n\n');
+}
+
+// --- internal ---
+
+function unique(lines: string[]): string[] {
+  return [...new Set(lines)];
+}

@@ -1,0 +1,72 @@
+import path from 'node:path';
+import type { SourceLocation } from '../runtime/dsl/types.js';
+
+/** Codes of build errors, stable for tools and tests. */
+export type ErrorCode =
+  | 'E_LOAD'
+  | 'E_CONFIG'
+  | 'E_PATTERN'
+  | 'E_PARAM_NAME'
+  | 'E_REGEX'
+  | 'E_CALLBACK'
+  | 'E_MODULE'
+  | 'E_CLASS'
+  | 'E_METHOD'
+  | 'E_CAPTURE'
+  | 'E_DUPLICATE_NAME'
+  | 'E_DUPLICATE_ROUTE'
+  | 'E_SETTING';
+
+/** A problem in a route definition, located at the call that caused it. */
+export class RouteDefinitionError extends Error {
+  readonly code: ErrorCode;
+  readonly loc: SourceLocation;
+  readonly hint: string | undefined;
+
+  constructor(code: ErrorCode, message: string, loc: SourceLocation, hint?: string) {
+    super(message);
+    this.name = 'RouteDefinitionError';
+    this.code = code;
+    this.loc = loc;
+    this.hint = hint;
+  }
+
+  /** `file:line:col: message (hint)`, with the file relative to `root`. */
+  format(root: string): string {
+    const hint = this.hint ? `\n  hint: ${this.hint}` : '';
+    return `${formatLocation(this.loc, root)}: error ${this.code}: ${this.message}${hint}`;
+  }
+}
+
+/** A build that found errors in the route definitions. */
+export class BuildError extends Error {
+  readonly errors: readonly RouteDefinitionError[];
+  readonly root: string;
+
+  constructor(errors: readonly RouteDefinitionError[], root: string) {
+    super(errors.map((e) => e.format(root)).join('\n'));
+    this.name = 'BuildError';
+    this.errors = errors;
+    this.root = root;
+  }
+}
+
+/** `file:line:col`, with the file relative to `root` and `/` separators. */
+export function formatLocation(loc: SourceLocation, root: string): string {
+  const file = path.isAbsolute(loc.file) ? path.relative(root, loc.file) : loc.file;
+  return `${file.split(path.sep).join('/')}:${loc.line}:${loc.column}`;
+}
+
+/** Collects errors so a build reports every problem at once. */
+export class Diagnostics {
+  readonly errors: RouteDefinitionError[] = [];
+  readonly warnings: RouteDefinitionError[] = [];
+
+  error(code: ErrorCode, message: string, loc: SourceLocation, hint?: string): void {
+    this.errors.push(new RouteDefinitionError(code, message, loc, hint));
+  }
+
+  warn(code: ErrorCode, message: string, loc: SourceLocation, hint?: string): void {
+    this.warnings.push(new RouteDefinitionError(code, message, loc, hint));
+  }
+}

@@ -1,0 +1,9 @@
+export { build, compile } from './build.js';
+export { defineConfig, loadConfig, resolveConfig } from './config.js';
+export { BuildError, RouteDefinitionError, formatLocation } from './errors.js';
+export { SourceIndex } from './source-index.js';
+
+export type { BuildOptions, BuildResult } from './build.js';
+export type { CourseConfig, ResolvedConfig } from './config.js';
+export type { ErrorCode } from './errors.js';
+export type * from './types.js';

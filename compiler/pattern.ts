@@ -1,0 +1,88 @@
+import { escapeRegex } from './regex.js';
+import type { PatternToken } from './types.js';
+
+/** Characters that may stand before a placeholder and belong to it when it is optional. */
+const SEPARATORS = '/-.';
+const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A parsed URL pattern, or the problem with it. */
+export type ParsedPattern =
+  | { ok: true; tokens: PatternToken[] }
+  | { ok: false; code: 'E_PATTERN' | 'E_PARAM_NAME'; message: string; hint: string };
+
+/** Joins URL pieces into one pattern: a leading `/`, single slashes between, none trailing. */
+export function joinUrl(...pieces: string[]): string {
+  const parts = pieces.map((p) => p.replace(/^\/+|\/+$/g, '')).filter((p) => p !== '');
+  return `/${parts.join('/')}`;
+}
+
+/**
+ * Splits a pattern into literals and `{name}`/`{name?}` placeholders. Parameter regexes are
+ * filled in later by `regexFor`; here each placeholder gets an empty one.
+ */
+export function parsePattern(url: string): ParsedPattern {
+  const tokens: PatternToken[] = [];
+  let literal = '';
+  for (let i = 0; i < url.length; i++) {
+    const ch = url[i]!;
+    if (ch === '}') return broken(url, 'a "}" without its "{"');
+    if (ch !== '{') {
+      literal += ch;
+      continue;
+    }
+    const close = url.indexOf('}', i);
+    if (close === -1) return broken(url, 'a "{" without its "}"');
+    const inner = url.slice(i + 1, close);
+    const optional = inner.endsWith('?');
+    const name = optional ? inner.slice(0, -1) : inner;
+    if (!PARAM_NAME.test(name)) {
+      return {
+        ok: false,
+        code: 'E_PARAM_NAME',
+        message: `invalid parameter name "{${inner}}" in ${JSON.stringify(url)}`,
+        hint: `names are letters, digits and _, e.g. {${name.replace(/[^A-Za-z0-9_]/g, '_') || 'id'}}`,
+      };
+    }
+    let separator = '';
+    if (literal !== '' && SEPARATORS.includes(literal[literal.length - 1]!)) {
+      separator = literal[literal.length - 1]!;
+      literal = literal.slice(0, -1);
+    }
+    if (literal !== '') tokens.push({ kind: 'literal', text: literal });
+    literal = '';
+    tokens.push({ kind: 'param', name, optional, separator, regex: '' });
+    i = close;
+  }
+  if (literal !== '') tokens.push({ kind: 'literal', text: literal });
+  const names = tokens.flatMap((t) => (t.kind === 'param' ? [t.name] : []));
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice) return broken(url, `the parameter "{${twice}}" twice`);
+  return { ok: true, tokens };
+}
+
+/** The anchored regex of a pattern over the normalised request path. */
+export function patternRegex(tokens: readonly PatternToken[]): string {
+  let body = '';
+  for (const token of tokens) {
+    if (token.kind === 'literal') {
+      body += escapeRegex(token.text);
+    } else {
+      const part = `${escapeRegex(token.separator)}(${token.regex})`;
+      body += token.optional ? `(?:${part})?` : part;
+    }
+  }
+  // The normalised path has no trailing slash but for the root, which `/?` lets through
+  // when every part of the pattern is optional (`/{lang?}` answers `/`).
+  return `^${body}\\/?$`;
+}
+
+// --- internal ---
+
+function broken(url: string, what: string): ParsedPattern {
+  return {
+    ok: false,
+    code: 'E_PATTERN',
+    message: `the URL ${JSON.stringify(url)} has ${what}`,
+    hint: 'placeholders are written {name} or {name?}',
+  };
+}

@@ -1,0 +1,117 @@
+import path from 'node:path';
+import { Node, Project, SyntaxKind, ts, type CallExpression, type SourceFile } from 'ts-morph';
+import type { SourceLocation } from '../runtime/dsl/types.js';
+import type { ClassImport } from './types.js';
+
+/** A class found in the sources, with what the emitter needs to import it. */
+export interface FoundClass {
+  import: ClassImport;
+  name: string;
+  node: Node;
+}
+
+/**
+ * The app's sources as ts-morph sees them: the syntax at a route call, and the classes and
+ * methods that callbacks, middleware and handlers name. One per build (or per watch session).
+ */
+export class SourceIndex {
+  readonly project: Project;
+
+  constructor() {
+    this.project = new Project({
+      skipAddingFilesFromTsConfig: true,
+      skipFileDependencyResolution: true,
+      compilerOptions: {
+        allowJs: true,
+        noLib: true,
+        types: [],
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.ESNext,
+        moduleResolution: ts.ModuleResolutionKind.Bundler,
+      },
+    });
+  }
+
+  /** The file, read from disk once (`refresh` re-reads it after an edit). */
+  file(file: string): SourceFile {
+    return this.project.getSourceFile(file) ?? this.project.addSourceFileAtPath(file);
+  }
+
+  /** Re-reads files that changed on disk (watch mode). */
+  refresh(files: Iterable<string>): void {
+    for (const file of files) {
+      const existing = this.project.getSourceFile(file);
+      if (existing) void existing.refreshFromFileSystemSync();
+    }
+  }
+
+  /** The DSL call whose method name starts at `loc` (stack frames point there). */
+  callAt(loc: SourceLocation): CallExpression | undefined {
+    if (!path.isAbsolute(loc.file) || loc.line < 1) return undefined;
+    let source: SourceFile;
+    try {
+      source = this.file(loc.file);
+    } catch {
+      return undefined;
+    }
+    let pos: number;
+    try {
+      pos = source.compilerNode.getPositionOfLineAndCharacter(loc.line - 1, loc.column - 1);
+    } catch {
+      return undefined;
+    }
+    const node = source.getDescendantAtPos(pos);
+    const call = node?.getFirstAncestorByKind(SyntaxKind.CallExpression);
+    if (!call) return undefined;
+    const callee = call.getExpression();
+    if (Node.isPropertyAccessExpression(callee) && callee.getNameNode().getStart() <= pos) return call;
+    if (Node.isIdentifier(callee)) return call;
+    return call.getFirstAncestorByKind(SyntaxKind.CallExpression) ?? call;
+  }
+
+  /** The class an expression refers to (through imports and re-exports). */
+  classOf(expression: Node): FoundClass | undefined {
+    let symbol = expression.getSymbol();
+    if (!symbol) return undefined;
+    if (symbol.isAlias()) symbol = symbol.getAliasedSymbol() ?? symbol;
+    const declaration = symbol.getDeclarations().find((d) => Node.isClassDeclaration(d));
+    if (!declaration || !Node.isClassDeclaration(declaration)) return undefined;
+    return this.exportedClass(declaration);
+  }
+
+  /** The class exported as `name` (or as the default export) by `file`. */
+  exportedClassIn(file: string, name: string): FoundClass | undefined {
+    const exported = this.file(file).getExportedDeclarations();
+    for (const key of [name, 'default']) {
+      const declaration = exported.get(key)?.find((d) => Node.isClassDeclaration(d));
+      if (declaration && Node.isClassDeclaration(declaration)) {
+        return { import: { file, exportName: key }, name: declaration.getName() ?? name, node: declaration };
+      }
+    }
+    return undefined;
+  }
+
+  /** The instance method names of a class, inherited ones included. */
+  methodsOf(found: FoundClass): string[] {
+    return found.node
+      .getType()
+      .getProperties()
+      .filter((p) => p.getDeclarations().some((d) => Node.isMethodDeclaration(d) || Node.isPropertyDeclaration(d)))
+      .map((p) => p.getName())
+      .filter((n) => !n.startsWith('#') && n !== 'constructor');
+  }
+
+  // --- internal ---
+
+  private exportedClass(declaration: Node): FoundClass | undefined {
+    if (!Node.isClassDeclaration(declaration)) return undefined;
+    const file = declaration.getSourceFile().getFilePath();
+    const exported = declaration.getSourceFile().getExportedDeclarations();
+    for (const [key, nodes] of exported) {
+      if (nodes.includes(declaration)) {
+        return { import: { file, exportName: key }, name: declaration.getName() ?? key, node: declaration };
+      }
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,92 @@
+import type { SourceLocation } from '../runtime/dsl/types.js';
+
+/** Where a class comes from: the module file and the export that holds it. */
+export interface ClassImport {
+  /** Absolute path of the module. */
+  file: string;
+  /** `'default'` or the named export. */
+  exportName: string;
+}
+
+/** What a route calls. */
+export type HandlerRef =
+  | { kind: 'closure'; closure: number }
+  | { kind: 'method'; class: ClassImport; className: string; method: string };
+
+/** A middleware class and its `:arg` strings. */
+export interface MiddlewareRef {
+  class: ClassImport;
+  label: string;
+  args: string[];
+}
+
+/** One piece of a URL pattern. */
+export type PatternToken =
+  | { kind: 'literal'; text: string }
+  | { kind: 'param'; name: string; optional: boolean; separator: string; regex: string };
+
+/** A parameter that reaches the callback, in delivery order. */
+export interface ParamSpec {
+  name: string;
+  optional: boolean;
+  regex: string;
+}
+
+/**
+ * A normalised route: groups merged, URL complete, handler resolved. The spine of the
+ * compiler, and what `course routes --json` prints. Plain, serialisable data.
+ */
+export interface RouteRecord {
+  index: number;
+  /** Upper-case verbs; `['*']` for every verb. */
+  verbs: string[];
+  /** The full pattern as declared: basepath and prefixes included, no trailing slash. */
+  url: string;
+  tokens: PatternToken[];
+  params: ParamSpec[];
+  /** Anchored regex source over the normalised path. */
+  regex: string;
+  name: string | undefined;
+  handler: HandlerRef;
+  /** `UserController@show`, `closure`… for people. */
+  handlerLabel: string;
+  middleware: MiddlewareRef[];
+  source: SourceLocation;
+}
+
+/** A closure lifted from a route file into the generated module. */
+export interface HoistedClosure {
+  id: number;
+  /** Source text of the function expression. */
+  text: string;
+  source: SourceLocation;
+}
+
+/** An import the hoisted code needs. */
+export interface CodeImport {
+  /** The route file whose closures use it. */
+  file: string;
+  /** Absolute file, or a bare package specifier. */
+  from: string;
+  /** `'default'`, `'*'` (namespace) or the named export. */
+  name: string;
+  /** The local name the hoisted code uses. */
+  local: string;
+  typeOnly: boolean;
+}
+
+/** A module-level constant a closure uses, copied with it. */
+export interface HoistedConstant {
+  file: string;
+  name: string;
+  text: string;
+}
+
+/** Everything the emitter needs. */
+export interface CompiledApp {
+  root: string;
+  routes: RouteRecord[];
+  closures: HoistedClosure[];
+  imports: CodeImport[];
+  constants: HoistedConstant[];
+}

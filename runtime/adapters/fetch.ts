@@ -1,0 +1,47 @@
+import { badRequest, dispatch, type Outcome, type StartOptions } from '../dispatch.js';
+import { parseTarget } from '../path.js';
+import { finalHeaders, NULL_BODY_STATUS } from './_common.js';
+import { CourseRequest } from '../request.js';
+import type { RouteTable } from '../types.js';
+
+/** A Fetch-API handler (`(Request) => Promise<Response>`) serving `table`. */
+export function createFetchHandler(
+  table: RouteTable,
+  options: StartOptions,
+): (request: Request) => Promise<Response> {
+  return async (native) => {
+    const head = native.method === 'HEAD';
+    const raw = pathOf(native.url);
+    const target = parseTarget(raw);
+    if (target === undefined) return toResponse(badRequest(), head);
+    const headers = native.headers;
+    const request = new CourseRequest(
+      native.method,
+      raw,
+      target.path,
+      target.query,
+      (name) => headers.get(name) ?? undefined,
+      native,
+    );
+    return toResponse(await dispatch(table, options, request), head);
+  };
+}
+
+// --- internal ---
+
+// `Request.url` is absolute; the router works on the path and query, as `node:http` gives them.
+function pathOf(url: string): string {
+  const scheme = url.indexOf('://');
+  const slash = scheme === -1 ? -1 : url.indexOf('/', scheme + 3);
+  return slash === -1 ? '/' : url.slice(slash);
+}
+
+function toResponse(outcome: Outcome, head: boolean): Response {
+  if (outcome instanceof Response) {
+    return head ? new Response(null, outcome) : outcome;
+  }
+  const headers = new Headers(finalHeaders(outcome));
+  const body = outcome.body;
+  const empty = head || body === null || NULL_BODY_STATUS.has(outcome.status);
+  return new Response(empty ? null : body, { status: outcome.status, headers });
+}

@@ -1,0 +1,66 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebStream } from 'node:stream/web';
+import { badRequest, dispatch, type Outcome, type StartOptions } from '../dispatch.js';
+import { parseTarget } from '../path.js';
+import { finalHeaders, NULL_BODY_STATUS } from './_common.js';
+import { CourseRequest } from '../request.js';
+import type { RouteTable } from '../types.js';
+
+/** A `node:http` request listener serving `table`. */
+export function createNodeHandler(
+  table: RouteTable,
+  options: StartOptions,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const head = req.method === 'HEAD';
+    const raw = req.url ?? '/';
+    const target = parseTarget(raw);
+    if (target === undefined) return send(badRequest(), res, head);
+    const headers = req.headers;
+    const request = new CourseRequest(
+      req.method ?? 'GET',
+      raw,
+      target.path,
+      target.query,
+      (name) => {
+        const value = headers[name];
+        return Array.isArray(value) ? value.join(', ') : value;
+      },
+      req,
+    );
+    dispatch(table, options, request).then(
+      (outcome) => send(outcome, res, head),
+      (error: unknown) => {
+        console.error('course: response failed:', error);
+        if (!res.headersSent) res.writeHead(500).end();
+        else res.destroy();
+      },
+    );
+  };
+}
+
+// --- internal ---
+
+function send(outcome: Outcome, res: ServerResponse, head: boolean): void {
+  if (outcome instanceof Response) return sendFetchResponse(outcome, res, head);
+  const body = outcome.body;
+  res.writeHead(outcome.status, finalHeaders(outcome));
+  res.end(head || body === null || NULL_BODY_STATUS.has(outcome.status) ? undefined : body);
+}
+
+function sendFetchResponse(response: Response, res: ServerResponse, head: boolean): void {
+  res.statusCode = response.status;
+  const cookies = response.headers.getSetCookie();
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') res.setHeader(name, value);
+  });
+  if (cookies.length > 0) res.setHeader('set-cookie', cookies);
+  if (head || response.body === null) {
+    res.end();
+    return;
+  }
+  Readable.fromWeb(response.body as WebStream<Uint8Array>)
+    .on('error', () => res.destroy())
+    .pipe(res);
+}

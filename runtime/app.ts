@@ -1,0 +1,38 @@
+import { createServer, type Server } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createFetchHandler } from './adapters/fetch.js';
+import { createNodeHandler } from './adapters/node.js';
+import type { StartOptions } from './dispatch.js';
+import type { RouteTable } from './types.js';
+import { activeTable } from './url.js';
+
+/** A running Course application: one table, two adapters. */
+export interface CourseApp {
+  readonly table: RouteTable;
+  /** Fetch API: Bun, Deno, workers, tests. */
+  readonly fetch: (request: Request) => Promise<Response>;
+  /** `node:http` request listener. */
+  readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Starts a `node:http` server (port `PORT` or 3000, host 127.0.0.1 by default). */
+  readonly listen: (port?: number, host?: string) => Promise<Server>;
+}
+
+/** Creates the app for a compiled table; does no work proportional to the number of routes. */
+export function startApp(table: RouteTable | undefined, options: StartOptions = {}): CourseApp {
+  const routes = table ?? activeTable();
+  if (!routes) {
+    throw new Error('course: Course.start() needs the generated table (import generated/routes.gen.ts)');
+  }
+  const handler = createNodeHandler(routes, options);
+  return {
+    table: routes,
+    fetch: createFetchHandler(routes, options),
+    handler,
+    listen: (port = Number(process.env['PORT'] ?? 3000), host = '127.0.0.1') =>
+      new Promise((resolve, reject) => {
+        const server = createServer(handler);
+        server.once('error', reject);
+        server.listen(port, host, () => resolve(server));
+      }),
+  };
+}

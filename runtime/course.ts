@@ -1,0 +1,141 @@
+import { startApp, type CourseApp } from './app.js';
+import type { StartOptions } from './dispatch.js';
+import * as dsl from './dsl/register.js';
+import type { RouteBuilder } from './dsl/route-builder.js';
+import type {
+  Callback,
+  ClassRef,
+  ClassReference,
+  GroupAttributes,
+  RouteSettings,
+} from './dsl/types.js';
+import { request, response } from './helpers.js';
+import type { RouteTable } from './types.js';
+
+const ALL_VERBS = ['*'];
+
+/**
+ * The route-file DSL and the entry point of a Course app. In route files its methods only
+ * record; `course build` turns the recording into `generated/routes.gen.ts`.
+ *
+ * @example
+ * Course.get('/user/{id}', 'UserController@show').where('id', '[0-9]+').name('user.show');
+ */
+export class Course {
+  static get(url: string, callback: Callback, settings?: RouteSettings): RouteBuilder {
+    return dsl.addRoute('route', ['GET'], url, callback, settings);
+  }
+
+  static post(url: string, callback: Callback, settings?: RouteSettings): RouteBuilder {
+    return dsl.addRoute('route', ['POST'], url, callback, settings);
+  }
+
+  static put(url: string, callback: Callback, settings?: RouteSettings): RouteBuilder {
+    return dsl.addRoute('route', ['PUT'], url, callback, settings);
+  }
+
+  static patch(url: string, callback: Callback, settings?: RouteSettings): RouteBuilder {
+    return dsl.addRoute('route', ['PATCH'], url, callback, settings);
+  }
+
+  static delete(url: string, callback: Callback, settings?: RouteSettings): RouteBuilder {
+    return dsl.addRoute('route', ['DELETE'], url, callback, settings);
+  }
+
+  static options(url: string, callback: Callback, settings?: RouteSettings): RouteBuilder {
+    return dsl.addRoute('route', ['OPTIONS'], url, callback, settings);
+  }
+
+  /** Matches each listed verb (lower- or upper-case). */
+  static match(
+    verbs: readonly string[],
+    url: string,
+    callback: Callback,
+    settings?: RouteSettings,
+  ): RouteBuilder {
+    return dsl.addRoute('route', verbs.map((v) => v.toUpperCase()), url, callback, settings);
+  }
+
+  /** Matches every verb. */
+  static any(url: string, callback: Callback, settings?: RouteSettings): RouteBuilder {
+    return dsl.addRoute('route', ALL_VERBS, url, callback, settings);
+  }
+
+  /** Matches every verb; used with `setMatch()` for a whole-route regex. */
+  static all(url: string, callback: Callback, settings?: RouteSettings): RouteBuilder {
+    return dsl.addRoute('route', ALL_VERBS, url, callback, settings);
+  }
+
+  /** Matches GET and POST. */
+  static form(url: string, callback: Callback, settings?: RouteSettings): RouteBuilder {
+    return dsl.addRoute('route', ['GET', 'POST'], url, callback, settings);
+  }
+
+  /** The seven RESTful routes of a resource controller. */
+  static resource(url: string, controller: ClassRef | string, settings?: RouteSettings): RouteBuilder {
+    return dsl.addRoute('resource', ALL_VERBS, url, controller, settings);
+  }
+
+  /** Routes expanded from the controller's `getIndex`, `postSave`… methods. */
+  static controller(url: string, controller: ClassRef | string, settings?: RouteSettings): RouteBuilder {
+    return dsl.addRoute('controller', ALL_VERBS, url, controller, settings);
+  }
+
+  /**
+   * Applies `attributes` (prefix, middleware, namespace, domain, as, where…) to every route
+   * registered inside `fn`.
+   *
+   * @example Course.group({ prefix: '/admin', middleware: 'Middleware\\Auth:admin' }, () => { … });
+   */
+  static group(attributes: GroupAttributes, fn: () => void): void {
+    dsl.addGroup('group', attributes, fn);
+  }
+
+  /** A group whose routes exist only under its matched prefix; `fn` receives the placeholders. */
+  static partialGroup(url: string, fn: (...params: string[]) => void, attributes: GroupAttributes = {}): void {
+    const names = [...url.matchAll(/\{\w+\??\}/g)].map((m) => m[0].replace('?', ''));
+    dsl.addGroup('partial', { ...attributes, prefix: url }, fn, names);
+  }
+
+  /** Prepends `path` to the URL of every route registered after this call. */
+  static setDefaultBasepath(path: string): void {
+    dsl.setBasepath(path);
+  }
+
+  /** The namespace of relative `'Class@method'` callbacks registered after this call. */
+  static setDefaultNamespace(namespace: string): void {
+    dsl.setDefaultNamespace(namespace);
+  }
+
+  /** With `true`, requests that match no route are redirected (302) to `url`. */
+  static error(redirect: boolean, url: string): void {
+    dsl.setError(redirect, url);
+  }
+
+  /** Registers a boot manager, run before each request is matched. */
+  static addBootManager(manager: ClassReference): void {
+    dsl.addBootManager(manager);
+  }
+
+  /** Registers the CSRF verifier. */
+  static csrfVerifier(verifier: ClassReference): void {
+    dsl.setCsrfVerifier(verifier);
+  }
+
+  /**
+   * Serves a compiled table: returns `{ fetch, handler, listen }`.
+   *
+   * @example
+   * import routes from './generated/routes.gen.js';
+   * await Course.start(routes).listen(3000);
+   */
+  static start(table?: RouteTable, options?: StartOptions): CourseApp {
+    return startApp(table, options);
+  }
+
+  /** The request being served. */
+  static request = request;
+
+  /** The response being built. */
+  static response = response;
+}

@@ -1,0 +1,54 @@
+import { callSite } from './_location.js';
+import type { ClassReference, RegexLike, RouteDefinition } from './types.js';
+
+/** The chainable route returned by `Course.get()` and friends. It only records. */
+export class RouteBuilder {
+  /** @internal */
+  readonly definition: RouteDefinition;
+
+  constructor(definition: RouteDefinition) {
+    this.definition = definition;
+  }
+
+  /**
+   * Constrains parameters with regexes: `where('id', '[0-9]+')` or `where({ id: '[0-9]+' })`.
+   * A constraint may match `/`, so `where('path', '.*')` captures `a/b/c`.
+   */
+  where(name: string, regex: RegexLike): this;
+  where(map: Readonly<Record<string, RegexLike>>): this;
+  where(nameOrMap: string | Readonly<Record<string, RegexLike>>, regex?: RegexLike): this {
+    const map = typeof nameOrMap === 'string' ? { [nameOrMap]: regex! } : { ...nameOrMap };
+    this.definition.where.push({ value: map, loc: callSite() });
+    return this;
+  }
+
+  /** Matches the whole path with a regex; its capture groups reach the callback in order. */
+  setMatch(regex: RegexLike): this {
+    this.definition.match = { value: regex, loc: callSite() };
+    return this;
+  }
+
+  /** Names the route for `url()`; a group's `as` is prefixed with a dot. */
+  name(name: string): this {
+    this.definition.name = { value: name, loc: callSite() };
+    return this;
+  }
+
+  /** Adds middleware after the group's: a class, or a string with `:arg` suffixes (`'Auth:admin'`). */
+  addMiddleware(middleware: ClassReference): this {
+    this.definition.middleware.push({ value: middleware, loc: callSite() });
+    return this;
+  }
+
+  /** Sets the namespace for a relative `'Class@method'` callback. */
+  setNamespace(namespace: string): this {
+    this.definition.namespace = { value: namespace, loc: callSite() };
+    return this;
+  }
+
+  /** Prefixes the route's URL (after the group prefixes). */
+  setPrefix(prefix: string): this {
+    this.definition.prefix = { value: prefix, loc: callSite() };
+    return this;
+  }
+}

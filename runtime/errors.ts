@@ -1,0 +1,57 @@
+/** An error that becomes an HTTP status: thrown by the router or by application code. */
+export class HttpException extends Error {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(status: number, message?: string, headers: Record<string, string> = {}) {
+    super(message ?? statusText(status));
+    this.name = 'HttpException';
+    this.status = status;
+    this.headers = headers;
+  }
+
+  /** The error code, as the original's `getCode()`. */
+  getCode(): number {
+    return this.status;
+  }
+}
+
+/** No route matches the request (404). */
+export class NotFoundHttpException extends HttpException {
+  constructor(message = 'Not Found') {
+    super(404, message);
+    this.name = 'NotFoundHttpException';
+  }
+}
+
+/** The URL matches a route, but not for this verb (405, with `Allow`). */
+export class MethodNotAllowedHttpException extends HttpException {
+  readonly allowed: readonly string[];
+
+  constructor(allowed: readonly string[]) {
+    super(405, 'Method Not Allowed', { allow: allowed.join(', ') });
+    this.name = 'MethodNotAllowedHttpException';
+    this.allowed = allowed;
+  }
+}
+
+/** The short reason phrase for a status, used as the body of error responses. */
+export function statusText(status: number): string {
+  return STATUS_TEXT[status] ?? (status >= 500 ? 'Server Error' : 'Error');
+}
+
+// --- internal ---
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  413: 'Payload Too Large',
+  414: 'URI Too Long',
+  419: 'Page Expired',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};

@@ -1,0 +1,30 @@
+import { requireContext } from './context.js';
+import type { CourseRequest } from './request.js';
+import type { CourseResponse } from './response.js';
+import { activeTable, buildUrl, currentUrl, type RouteName, type UrlArgs } from './url.js';
+
+/**
+ * The URL of a named route (`url('user.show', { id: 5 })`), of a `'Class@method'` callback,
+ * or, with no arguments, the current path and query.
+ *
+ * @example url('user.show', { id: 5 }, { tab: 'posts' }) // '/user/5?tab=posts'
+ */
+export function url(): string;
+export function url<N extends RouteName>(name: N, ...args: UrlArgs<N>): string;
+export function url(name?: string, ...args: unknown[]): string {
+  if (name === undefined) return currentUrl();
+  const table = activeTable();
+  if (!table) throw new Error('course: url() needs the generated routes module to be loaded');
+  const [params, query] = args as Parameters<typeof buildUrl>[2][];
+  return buildUrl(table, name, params, query as Parameters<typeof buildUrl>[3]);
+}
+
+/** The request being served. */
+export function request(): CourseRequest {
+  return requireContext('request').request;
+}
+
+/** The response being built for the request being served. */
+export function response(): CourseResponse {
+  return requireContext('response').response;
+}

@@ -1,0 +1,19 @@
+export { Course } from './course.js';
+export { defineRoutes } from './define.js';
+export { url, request, response } from './helpers.js';
+export { buildUrl } from './url.js';
+export { decodeParam } from './path.js';
+export { CourseRequest, LoadedRoute } from './request.js';
+export { CourseResponse } from './response.js';
+export { HttpException, MethodNotAllowedHttpException, NotFoundHttpException } from './errors.js';
+export { RouteBuilder } from './dsl/route-builder.js';
+export { beginRecording, endRecording } from './dsl/recorder.js';
+
+export type { CourseApp } from './app.js';
+export type { StartOptions } from './dispatch.js';
+export type { Middleware, ExceptionHandler, RouterBootManager, ResourceController } from './interfaces.js';
+export type { RouteParams, RouteName, ParamValue, Query, UrlArgs } from './url.js';
+export type { MatchHit, MiddlewareEntry, Params, RouteEntry, RouteTable, UrlPart } from './types.js';
+export type * from './dsl/types.js';
+export { allowedBy, firstSegment } from './matcher.js';
+export type { Candidate } from './matcher.js';

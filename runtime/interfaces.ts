@@ -1,0 +1,27 @@
+import type { CourseRequest } from './request.js';
+
+/** Runs before a route's callback; returning a value (a `Response`, a string…) stops the request there. */
+export interface Middleware {
+  handle(request: CourseRequest, ...args: string[]): unknown;
+}
+
+/** Sees errors of the routes of the groups it is attached to. */
+export interface ExceptionHandler {
+  handleError(request: CourseRequest, error: Error): unknown;
+}
+
+/** Runs before each request is matched; may rewrite the URL. */
+export interface RouterBootManager {
+  boot(router: unknown, request: CourseRequest): unknown;
+}
+
+/** The seven methods of a resource controller. */
+export interface ResourceController {
+  index(): unknown;
+  show(id: string): unknown;
+  store(): unknown;
+  create(): unknown;
+  edit(id: string): unknown;
+  update(id: string): unknown;
+  destroy(id: string): unknown;
+}

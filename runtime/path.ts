@@ -1,0 +1,95 @@
+/**
+ * Request-target handling shared by both adapters, so that they answer alike.
+ */
+
+/** A request target split into the path the matcher sees and the raw query. */
+export interface Target {
+  /** No query, no trailing slash, percent-decoded once but for `%2F` and `%25`. */
+  path: string;
+  /** The query string without `?` (empty when absent). */
+  query: string;
+}
+
+/** Parses a raw request target (`/a/b?x=1` or absolute-form); `undefined` means 400. */
+export function parseTarget(raw: string): Target | undefined {
+  let end = raw.length;
+  let query = '';
+  const q = raw.indexOf('?');
+  if (q !== -1) {
+    query = raw.slice(q + 1);
+    end = q;
+  }
+  let start = 0;
+  if (raw.charCodeAt(0) !== 47 /* '/' */) {
+    start = authorityEnd(raw, end);
+    if (start === -1) return undefined;
+  }
+  // Trailing slashes are optional on both sides: `/a`, `/a/` and `/a//` are one path.
+  while (end - start > 1 && raw.charCodeAt(end - 1) === 47 /* '/' */) end--;
+  const path = start === 0 && end === raw.length ? raw : raw.slice(start, end);
+  if (path.length === 0) return { path: '/', query };
+  if (path.indexOf('%') === -1) return { path, query };
+  const decoded = decodePath(path);
+  return decoded === undefined ? undefined : { path: decoded, query };
+}
+
+/**
+ * Decodes every escape once, except `%2F` (a slash inside a segment must not split it) and
+ * `%25` (so the kept escapes cannot be forged); `decodeParam` finishes a parameter value.
+ * A malformed escape or `%00` gives `undefined`.
+ */
+export function decodePath(path: string): string | undefined {
+  let out = '';
+  let last = 0;
+  ESCAPES.lastIndex = 0;
+  for (let m = ESCAPES.exec(path); m !== null; m = ESCAPES.exec(path)) {
+    out += path.slice(last, m.index);
+    const run = decodeRun(m[0]);
+    if (run === undefined) return undefined;
+    out += run;
+    last = m.index + m[0].length;
+  }
+  out += path.slice(last);
+  // A `%` left over, other than the kept escapes, was not followed by two hex digits.
+  return STRAY.test(out.replace(KEPT, '')) ? undefined : out;
+}
+
+/** Finishes decoding a parameter value taken from a path produced by `decodePath`. */
+export function decodeParam(value: string | undefined): string | undefined {
+  if (value === undefined || value.indexOf('%') === -1) return value;
+  return value.replace(KEPT, (e) => (e[2] === '5' ? '%' : '/'));
+}
+
+// --- internal ---
+
+const ESCAPES = /(?:%[0-9A-Fa-f]{2})+/g;
+const KEPT = /%2[Ff5]/g;
+const STRAY = /%/;
+
+function decodeRun(run: string): string | undefined {
+  let out = '';
+  for (const piece of run.split(/(%2[Ff]|%25)/)) {
+    if (piece === '') continue;
+    if (piece.length === 3 && (piece === '%25' || piece.toUpperCase() === '%2F')) {
+      out += piece.toUpperCase();
+      continue;
+    }
+    let text: string;
+    try {
+      text = decodeURIComponent(piece);
+    } catch {
+      return undefined;
+    }
+    if (text.indexOf('\0') !== -1) return undefined;
+    out += text;
+  }
+  return out;
+}
+
+// Absolute-form (`http://host/path`): the path starts after the authority.
+function authorityEnd(raw: string, end: number): number {
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(raw);
+  if (!scheme) return -1;
+  const slash = raw.indexOf('/', scheme[0].length);
+  return slash === -1 || slash > end ? -1 : slash;
+}

@@ -1,0 +1,60 @@
+/**
+ * The response being built for the current request: what `response()` returns.
+ * A callback may also return a Fetch `Response`, which is sent as is.
+ */
+export class CourseResponse {
+  status = 200;
+  /** Lower-case header names. */
+  readonly headers: Record<string, string> = Object.create(null) as Record<string, string>;
+  body: string | Uint8Array | null = null;
+
+  /** Sets the status code. */
+  httpCode(code: number): this {
+    if (!Number.isInteger(code) || code < 100 || code > 599) {
+      throw new RangeError(`course: invalid HTTP status ${String(code)}`);
+    }
+    this.status = code;
+    return this;
+  }
+
+  /** Sets a header; names and values with CR, LF or NUL are refused. */
+  header(name: string, value: string | number): this {
+    const text = String(value);
+    if (!TOKEN.test(name) || UNSAFE.test(text)) {
+      throw new TypeError(`course: refused header ${JSON.stringify(name)}`);
+    }
+    this.headers[name.toLowerCase()] = text;
+    return this;
+  }
+
+  /** Writes `value` as JSON with `Content-Type: application/json; charset=utf-8`. */
+  json(value: unknown, status?: number): this {
+    if (status !== undefined) this.httpCode(status);
+    this.headers['content-type'] = 'application/json; charset=utf-8';
+    this.body = JSON.stringify(value) ?? 'null';
+    return this;
+  }
+
+  /** Redirects to `url` (302 by default); only 3xx codes and URLs without CR/LF/NUL. */
+  redirect(url: string, code = 302): this {
+    if (!Number.isInteger(code) || code < 300 || code > 399) {
+      throw new RangeError(`course: a redirect needs a 3xx status, got ${String(code)}`);
+    }
+    if (UNSAFE.test(url)) throw new TypeError('course: refused redirect target with CR, LF or NUL');
+    this.status = code;
+    this.headers['location'] = url;
+    return this;
+  }
+
+  /** Replaces the body with `text` (HTML unless a content type was set). */
+  write(text: string): this {
+    this.body = text;
+    return this;
+  }
+}
+
+// --- internal ---
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+// eslint-disable-next-line no-control-regex
+const UNSAFE = /[\r\n\0]/;

@@ -1,0 +1,38 @@
+import { CourseResponse } from './response.js';
+
+const HTML = 'text/html; charset=utf-8';
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Turns a callback's return value into the response (CONTRACT 5.6): a string is HTML,
+ * a number or boolean its text, a plain object or array JSON, a `Response` is used as is,
+ * and `undefined`/`null` keep whatever was written through `response()`.
+ */
+export function applyResult(value: unknown, res: CourseResponse): CourseResponse | Response {
+  if (value === undefined || value === null || value === res) return res;
+  switch (typeof value) {
+    case 'string':
+      res.body = value;
+      res.headers['content-type'] ??= HTML;
+      return res;
+    case 'number':
+    case 'boolean':
+    case 'bigint':
+      res.body = String(value);
+      res.headers['content-type'] ??= HTML;
+      return res;
+    case 'object':
+      if (value instanceof Response) return value;
+      if (value instanceof CourseResponse) return value;
+      if (value instanceof Uint8Array) {
+        res.body = value;
+        res.headers['content-type'] ??= 'application/octet-stream';
+        return res;
+      }
+      res.body = JSON.stringify(value);
+      res.headers['content-type'] = JSON_TYPE;
+      return res;
+    default:
+      throw new TypeError(`course: a route returned a ${typeof value}, which has no response form`);
+  }
+}

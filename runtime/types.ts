@@ -1,0 +1,53 @@
+/**
+ * The contract between the compiler and the runtime: what `generated/routes.gen.ts` exports.
+ */
+
+/** Parameter values by position: domain parameters, URL parameters, then regex captures. */
+export type Params = readonly (string | undefined)[];
+
+/** A middleware class and the `:arg` strings given after its name. */
+export interface MiddlewareEntry {
+  readonly use: new () => { handle(request: never, ...args: string[]): unknown };
+  readonly args: readonly string[];
+}
+
+/** One route of the compiled table. */
+export interface RouteEntry {
+  /** Upper-case verbs; `'*'` accepts every verb. */
+  readonly methods: readonly string[];
+  /** The full URL pattern as declared, group prefixes included (`/user/{id}`). */
+  readonly url: string;
+  readonly name: string | undefined;
+  /** What the route calls, for people: `UserController@show` or `closure routes.ts:4`. */
+  readonly handler: string;
+  /** Calls the route's callback with its parameters. */
+  readonly call: (params: Params) => unknown;
+  readonly middleware: readonly MiddlewareEntry[];
+  /** Where the route was defined: `routes.ts:4:7`. */
+  readonly source: string;
+}
+
+/** A matched route and its parameter values. */
+export interface MatchHit {
+  readonly route: RouteEntry;
+  readonly params: Params;
+}
+
+/**
+ * A piece of a URL template for `url()`: a literal, or `[name, optional, separator]`.
+ */
+export type UrlPart = string | readonly [name: string, optional: 0 | 1, separator: string];
+
+/** The compiled routing table: the default export of the generated module. */
+export interface RouteTable {
+  readonly routes: readonly RouteEntry[];
+  /**
+   * Finds the first route, in registration order, matching the verb and the normalised path
+   * (no query, no trailing slash, decoded but for `%2F` and `%25`).
+   */
+  readonly match: (method: string, path: string) => MatchHit | undefined;
+  /** The verbs of every route whose URL matches `path` (for `405` and `Allow`). */
+  readonly allowed: (path: string) => readonly string[];
+  /** URL templates by route name and by `'Class@method'`. */
+  readonly names: Readonly<Record<string, readonly UrlPart[]>>;
+}

@@ -1,0 +1,91 @@
+import { currentContext } from './context.js';
+import type { RouteTable, UrlPart } from './types.js';
+
+/**
+ * Route names and their parameters. The generated module augments this interface, so
+ * `url('user.show', { id: 5 })` is checked by tsc against the app's routes.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface RouteParams {}
+
+/** A value that can fill a placeholder. */
+export type ParamValue = string | number | boolean | bigint;
+
+/** Query parameters appended to a built URL. */
+export type Query = Readonly<Record<string, ParamValue | readonly ParamValue[] | null | undefined>>;
+
+type KnownName = keyof RouteParams;
+
+/** A route name of the app (any string before the app's routes are generated). */
+export type RouteName = [KnownName] extends [never] ? string : KnownName & string;
+
+/** The arguments after the name: parameters (required when the route has required ones), then query. */
+export type UrlArgs<N> = N extends KnownName
+  ? // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+    {} extends RouteParams[N]
+    ? [params?: RouteParams[N] | readonly ParamValue[] | null, query?: Query]
+    : [params: RouteParams[N] | readonly ParamValue[], query?: Query]
+  : [params?: Readonly<Record<string, ParamValue>> | readonly ParamValue[] | null, query?: Query];
+
+/** Builds the URL of a named route of `table`; throws naming what is unknown or missing. */
+export function buildUrl(
+  table: RouteTable,
+  name: string,
+  params?: Readonly<Record<string, unknown>> | readonly unknown[] | null,
+  query?: Query,
+): string {
+  const parts = Object.hasOwn(table.names, name) ? table.names[name] : undefined;
+  if (parts === undefined) throw new Error(`course: url() found no route named ${JSON.stringify(name)}`);
+  let path = '';
+  let position = 0;
+  for (const part of parts) {
+    if (typeof part === 'string') {
+      path += part;
+      continue;
+    }
+    const [param, optional, separator] = part;
+    const value = Array.isArray(params)
+      ? params[position++]
+      : params && Object.hasOwn(params, param)
+        ? (params as Record<string, unknown>)[param]
+        : undefined;
+    if (value === undefined || value === null || value === '') {
+      if (optional) continue;
+      throw new Error(`course: url(${JSON.stringify(name)}) needs the parameter "${param}"`);
+    }
+    path += separator + encodeURIComponent(String(value));
+  }
+  return appendQuery(path || '/', query);
+}
+
+/** The current request's path with its query string (`/` outside a request). */
+export function currentUrl(): string {
+  return currentContext()?.request.target ?? '/';
+}
+
+/** The table `url()` builds from: the one serving the request, else the last one loaded. */
+export function activeTable(): RouteTable | undefined {
+  return currentContext()?.table ?? (globalThis as Holder)[TABLE];
+}
+
+/** Makes `table` the one `url()` uses outside a request; the generated module calls it. */
+export function registerTable(table: RouteTable): void {
+  (globalThis as Holder)[TABLE] = table;
+}
+
+// --- internal ---
+
+const TABLE = Symbol.for('course-router.table');
+type Holder = { [TABLE]?: RouteTable };
+
+function appendQuery(path: string, query: Query | undefined): string {
+  if (!query) return path;
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) for (const item of value) search.append(key, String(item));
+    else search.append(key, String(value));
+  }
+  const text = search.toString();
+  return text ? `${path}?${text}` : path;
+}
