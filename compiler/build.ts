@@ -70,7 +70,7 @@ export async function compile(
   index.refresh(loaded.files);
   const diagnostics = new Diagnostics();
   const drafts = normalizeRoutes(loaded.recording.routes, config, diagnostics);
-  validateDrafts(drafts, diagnostics);
+  validateDrafts(drafts, config.root, diagnostics);
   const app = resolveRoutes(drafts, config, index, diagnostics);
   if (diagnostics.errors.length > 0) throw new BuildError(diagnostics.errors, config.root);
   const source = emitModule(app, { outFile: config.outFile, hash: hashInputs(config, loaded.files) });

@@ -1,10 +1,10 @@
-import type { Diagnostics } from './errors.js';
+import { formatLocation, type Diagnostics } from './errors.js';
 import type { RouteDraft } from './normalize.js';
 
 const VERB = /^[A-Z]+$/;
 
 /** Checks across routes: unique names, sane verbs. */
-export function validateDrafts(drafts: readonly RouteDraft[], diagnostics: Diagnostics): void {
+export function validateDrafts(drafts: readonly RouteDraft[], root: string, diagnostics: Diagnostics): void {
   const names = new Map<string, RouteDraft>();
   for (const draft of drafts) {
     for (const verb of draft.verbs) {
@@ -20,10 +20,9 @@ export function validateDrafts(drafts: readonly RouteDraft[], diagnostics: Diagn
     }
     const first = names.get(name.value);
     if (first) {
-      const at = first.name!.loc;
       diagnostics.error(
         'E_DUPLICATE_NAME',
-        `the route name "${name.value}" is already used at ${at.file}:${at.line}:${at.column}`,
+        `the route name "${name.value}" is already used at ${formatLocation(first.name!.loc, root)}`,
         name.loc,
         'give each route its own name',
       );

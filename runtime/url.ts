@@ -38,6 +38,7 @@ export function buildUrl(
   if (parts === undefined) throw new Error(`course: url() found no route named ${JSON.stringify(name)}`);
   let path = '';
   let position = 0;
+  let skipped: string | undefined;
   for (const part of parts) {
     if (typeof part === 'string') {
       path += part;
@@ -50,8 +51,13 @@ export function buildUrl(
         ? (params as Record<string, unknown>)[param]
         : undefined;
     if (value === undefined || value === null || value === '') {
-      if (optional) continue;
-      throw new Error(`course: url(${JSON.stringify(name)}) needs the parameter "${param}"`);
+      if (!optional) throw new Error(`course: url(${JSON.stringify(name)}) needs the parameter "${param}"`);
+      skipped ??= param;
+      continue;
+    }
+    if (skipped !== undefined) {
+      // `/opt/{a?}/{b?}` without a but with b has no URL: `/opt/y` would give a = 'y'.
+      throw new Error(`course: url(${JSON.stringify(name)}) gives "${param}" but not the optional "${skipped}" before it`);
     }
     path += separator + encodeURIComponent(String(value));
   }

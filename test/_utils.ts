@@ -1,0 +1,124 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { expect } from 'vitest';
+import type { CourseApp, RouteTable, StartOptions } from 'course-router';
+import { Course } from 'course-router';
+
+/** The repository root (the `course-router` package). */
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLI = path.join(ROOT, 'dist/cli/index.js');
+
+/** Result of running the real `course` CLI. */
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Writes an app to a fresh temporary folder, with `course-router` installed as a user would
+ * have it (a link in `node_modules`). Returns the folder.
+ */
+export function writeApp(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'course-app-'));
+  mkdirSync(path.join(dir, 'node_modules/@types'), { recursive: true });
+  symlinkSync(ROOT, path.join(dir, 'node_modules/course-router'), 'dir');
+  symlinkSync(path.join(ROOT, 'node_modules/@types/node'), path.join(dir, 'node_modules/@types/node'), 'dir');
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module', private: true }));
+  for (const [name, content] of Object.entries(files)) writeFile(dir, name, content);
+  return dir;
+}
+
+/** Writes one file of an app, creating its folders. */
+export function writeFile(dir: string, name: string, content: string): void {
+  const file = path.join(dir, name);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, content);
+}
+
+/** Removes a temporary app. */
+export function removeApp(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Runs `course <args>` as a subprocess. */
+export function runCli(args: string[], cwd = ROOT, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd, env: { ...process.env, NO_COLOR: '1', ...env } },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** Builds an app with the real CLI and fails the test, showing the output, if it fails. */
+export async function buildApp(dir: string): Promise<CliResult> {
+  const result = await runCli(['build', '--root', dir]);
+  expect(result.stderr, 'course build printed problems').toBe('');
+  expect(result.code).toBe(0);
+  return result;
+}
+
+/** Imports an app's generated module (`generated/routes.gen.ts`). */
+export async function importTable(dir: string, out = 'generated/routes.gen.ts'): Promise<RouteTable> {
+  const mod = (await import(pathToFileURL(path.join(dir, out)).href)) as { default: RouteTable };
+  return mod.default;
+}
+
+/** An app served both ways: through `fetch` and through a real `node:http` server. */
+export interface Served {
+  app: CourseApp;
+  base: string;
+  close(): Promise<void>;
+}
+
+/** Starts the app on 127.0.0.1 with a free port. */
+export async function serve(table: RouteTable, options?: StartOptions): Promise<Served> {
+  const app = Course.start(table, { onError: () => {}, ...options });
+  const server: Server = await app.listen(0, '127.0.0.1');
+  const { port } = server.address() as AddressInfo;
+  return {
+    app,
+    base: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** What a request answered, in a form two adapters can be compared on. */
+export interface Answer {
+  status: number;
+  body: string;
+  headers: Record<string, string>;
+}
+
+const COMPARED_HEADERS = ['content-type', 'location', 'allow', 'content-length', 'x-test'];
+
+/**
+ * Sends the same request through the Fetch adapter and over HTTP to the node adapter,
+ * asserts both answer alike, and returns the answer.
+ */
+export async function send(served: Served, method: string, target: string, init: RequestInit = {}): Promise<Answer> {
+  const viaFetch = await answer(await served.app.fetch(new Request(`http://localhost${target}`, { method, ...init })));
+  const viaHttp = await answer(await fetch(`${served.base}${target}`, { method, ...init, redirect: 'manual' }));
+  expect(viaHttp, `${method} ${target}: node:http and fetch differ`).toEqual(viaFetch);
+  return viaHttp;
+}
+
+async function answer(response: Response): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  for (const name of COMPARED_HEADERS) {
+    const value = response.headers.get(name);
+    if (value !== null) headers[name] = value;
+  }
+  return { status: response.status, body: await response.text(), headers };
+}
