@@ -13,7 +13,11 @@ export const processOutput: Output = {
 };
 
 /** Prints warnings as `file:line:col: warning …`. */
-export function printDiagnostics(warnings: readonly RouteDefinitionError[], root: string, out: Output): void {
+export function printDiagnostics(
+  warnings: readonly RouteDefinitionError[],
+  root: string,
+  out: Output,
+): void {
   for (const warning of warnings) out.error(warning.format(root).replace(': error ', ': warning '));
 }
 

@@ -73,7 +73,10 @@ export async function compile(
   validateDrafts(drafts, config.root, diagnostics);
   const app = resolveRoutes(drafts, config, index, diagnostics);
   if (diagnostics.errors.length > 0) throw new BuildError(diagnostics.errors, config.root);
-  const source = emitModule(app, { outFile: config.outFile, hash: hashInputs(config, loaded.files) });
+  const source = emitModule(app, {
+    outFile: config.outFile,
+    hash: hashInputs(config, loaded.files),
+  });
   const code = await formatSource(source);
   return { app, code, files: loaded.files, warnings: diagnostics.warnings };
 }

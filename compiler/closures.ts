@@ -16,7 +16,10 @@ export interface ClosureDeps {
  * copied with it, and anything else (a local of an enclosing function, a module-level `let`)
  * is an `E_CAPTURE` error: the generated module could not reproduce its value.
  */
-export function closureDeps(expression: Expression, diagnostics: Diagnostics): ClosureDeps | undefined {
+export function closureDeps(
+  expression: Expression,
+  diagnostics: Diagnostics,
+): ClosureDeps | undefined {
   const file = expression.getSourceFile();
   const deps: ClosureDeps = { imports: [], constants: [] };
   const seen = new Set<Node>();
@@ -31,7 +34,13 @@ export function closureDeps(expression: Expression, diagnostics: Diagnostics): C
 
 const positions = new WeakMap<HoistedConstant, number>();
 
-function visit(root: Node, file: SourceFile, deps: ClosureDeps, seen: Set<Node>, diagnostics: Diagnostics): void {
+function visit(
+  root: Node,
+  file: SourceFile,
+  deps: ClosureDeps,
+  seen: Set<Node>,
+  diagnostics: Diagnostics,
+): void {
   const identifiers = root.getDescendantsOfKind(SyntaxKind.Identifier);
   if (Node.isIdentifier(root)) identifiers.unshift(root);
   for (const identifier of identifiers) {
@@ -50,9 +59,19 @@ function visit(root: Node, file: SourceFile, deps: ClosureDeps, seen: Set<Node>,
     if (Node.isImportDeclaration(statement)) {
       addImport(declaration, statement, identifier.getText(), deps);
     } else if (Node.isVariableStatement(statement) && statement.getDeclarationKind() !== 'const') {
-      captureError(identifier.getText(), declaration, identifier, diagnostics, 'a module-level let/var can change');
+      captureError(
+        identifier.getText(),
+        declaration,
+        identifier,
+        diagnostics,
+        'a module-level let/var can change',
+      );
     } else {
-      const constant: HoistedConstant = { file: file.getFilePath(), name: identifier.getText(), text: statement.getText() };
+      const constant: HoistedConstant = {
+        file: file.getFilePath(),
+        name: identifier.getText(),
+        text: statement.getText(),
+      };
       positions.set(constant, statement.getStart());
       deps.constants.push(constant);
       visit(statement, file, deps, seen, diagnostics);
@@ -66,18 +85,32 @@ function isValueReference(identifier: Node): boolean {
   if (!parent) return false;
   if (Node.isPropertyAccessExpression(parent) && parent.getNameNode() === identifier) return false;
   if (Node.isPropertyAssignment(parent) && parent.getNameNode() === identifier) return false;
-  if ((Node.isMethodDeclaration(parent) || Node.isPropertyDeclaration(parent)) && parent.getNameNode() === identifier) return false;
+  if (
+    (Node.isMethodDeclaration(parent) || Node.isPropertyDeclaration(parent)) &&
+    parent.getNameNode() === identifier
+  )
+    return false;
   if (Node.isQualifiedName(parent)) return false;
-  return !identifier.getFirstAncestor((a) => Node.isTypeNode(a) || Node.isTypeAliasDeclaration(a) || Node.isInterfaceDeclaration(a));
+  return !identifier.getFirstAncestor(
+    (a) => Node.isTypeNode(a) || Node.isTypeAliasDeclaration(a) || Node.isInterfaceDeclaration(a),
+  );
 }
 
 function isWithin(node: Node, root: Node): boolean {
-  return node.getStart() >= root.getStart() && node.getEnd() <= root.getEnd() && node.getSourceFile() === root.getSourceFile();
+  return (
+    node.getStart() >= root.getStart() &&
+    node.getEnd() <= root.getEnd() &&
+    node.getSourceFile() === root.getSourceFile()
+  );
 }
 
 /** The top-level statement that declares `declaration`, if it is top-level. */
 function moduleStatement(declaration: Node): Node | undefined {
-  if (Node.isImportSpecifier(declaration) || Node.isImportClause(declaration) || Node.isNamespaceImport(declaration)) {
+  if (
+    Node.isImportSpecifier(declaration) ||
+    Node.isImportClause(declaration) ||
+    Node.isNamespaceImport(declaration)
+  ) {
     return declaration.getFirstAncestorByKind(SyntaxKind.ImportDeclaration);
   }
   let node: Node | undefined = declaration;
@@ -85,7 +118,10 @@ function moduleStatement(declaration: Node): Node | undefined {
   if (!node) return undefined;
   const parent = node.getParent();
   if (!parent || !Node.isSourceFile(parent)) return undefined;
-  return Node.isVariableStatement(node) || Node.isFunctionDeclaration(node) || Node.isClassDeclaration(node) || Node.isEnumDeclaration(node)
+  return Node.isVariableStatement(node) ||
+    Node.isFunctionDeclaration(node) ||
+    Node.isClassDeclaration(node) ||
+    Node.isEnumDeclaration(node)
     ? node
     : undefined;
 }
@@ -97,11 +133,19 @@ function addImport(declaration: Node, statement: Node, local: string, deps: Clos
   let from = specifier;
   if (specifier.startsWith('.') || path.isAbsolute(specifier)) {
     const target = statement.getModuleSpecifierSourceFile();
-    from = target ? target.getFilePath() : path.resolve(path.dirname(statement.getSourceFile().getFilePath()), specifier);
+    from = target
+      ? target.getFilePath()
+      : path.resolve(path.dirname(statement.getSourceFile().getFilePath()), specifier);
   }
   for (const [name, node] of importedNames(statement)) {
     if (node === declaration) {
-      deps.imports.push({ file: statement.getSourceFile().getFilePath(), from, name, local, typeOnly: statement.isTypeOnly() });
+      deps.imports.push({
+        file: statement.getSourceFile().getFilePath(),
+        from,
+        name,
+        local,
+        typeOnly: statement.isTypeOnly(),
+      });
     }
   }
 }
@@ -121,7 +165,13 @@ function importedNames(statement: Node): [string, Node][] {
   return pairs;
 }
 
-function captureError(name: string, declaration: Node, use: Node, diagnostics: Diagnostics, why?: string): void {
+function captureError(
+  name: string,
+  declaration: Node,
+  use: Node,
+  diagnostics: Diagnostics,
+  why?: string,
+): void {
   const at = locationOf(use);
   const { line } = declaration.getSourceFile().getLineAndColumnAtPos(declaration.getStart());
   diagnostics.error(

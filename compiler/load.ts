@@ -57,7 +57,11 @@ export function routeFiles(config: ResolvedConfig): string[] {
 
 function loadError(error: unknown, file: string, files: string[]): RouteDefinitionError {
   const message = error instanceof Error ? error.message : String(error);
-  const loc = (error instanceof Error && frameIn(error.stack ?? '', files)) || { file, line: 1, column: 1 };
+  const loc = (error instanceof Error && frameIn(error.stack ?? '', files)) || {
+    file,
+    line: 1,
+    column: 1,
+  };
   return new RouteDefinitionError('E_LOAD', `evaluating the route file failed: ${message}`, loc);
 }
 

@@ -87,7 +87,12 @@ function normalizeRoute(
     const chosen = paramRegex(token.name, def, groups);
     const embedded = embedRegex(chosen.value);
     if (!embedded.ok) {
-      diagnostics.error('E_REGEX', `parameter "${token.name}": ${embedded.reason}`, chosen.loc, embedded.hint);
+      diagnostics.error(
+        'E_REGEX',
+        `parameter "${token.name}": ${embedded.reason}`,
+        chosen.loc,
+        embedded.hint,
+      );
       return undefined;
     }
     token.regex = embedded.source;
@@ -117,7 +122,11 @@ function groupChain(group: GroupDefinition | undefined): GroupDefinition[] {
 }
 
 /** `where` of the route, then of the groups (innermost first), then the default regexes. */
-function paramRegex(name: string, def: RouteDefinition, groups: GroupDefinition[]): Located<RegexLike> {
+function paramRegex(
+  name: string,
+  def: RouteDefinition,
+  groups: GroupDefinition[],
+): Located<RegexLike> {
   for (let i = def.where.length - 1; i >= 0; i--) {
     const where = def.where[i]!;
     if (Object.hasOwn(where.value, name)) return { value: where.value[name]!, loc: where.loc };
@@ -136,11 +145,19 @@ function paramRegex(name: string, def: RouteDefinition, groups: GroupDefinition[
   return { value: DEFAULT_PARAM_REGEX, loc: def.loc };
 }
 
-function warnUnknownWhere(def: RouteDefinition, params: ParamSpec[], diagnostics: Diagnostics): void {
+function warnUnknownWhere(
+  def: RouteDefinition,
+  params: ParamSpec[],
+  diagnostics: Diagnostics,
+): void {
   for (const where of def.where) {
     for (const name of Object.keys(where.value)) {
       if (!params.some((p) => p.name === name)) {
-        diagnostics.warn('E_SETTING', `where() names "${name}", which is not a parameter of ${JSON.stringify(def.url)}`, where.loc);
+        diagnostics.warn(
+          'E_SETTING',
+          `where() names "${name}", which is not a parameter of ${JSON.stringify(def.url)}`,
+          where.loc,
+        );
       }
     }
   }
@@ -154,7 +171,11 @@ function routeName(def: RouteDefinition, groups: GroupDefinition[]): Located<str
 }
 
 /** Group namespaces append; one starting with `\` replaces; the default goes before relative ones. */
-function namespaceOf(def: RouteDefinition, groups: GroupDefinition[], config: ResolvedConfig): string {
+function namespaceOf(
+  def: RouteDefinition,
+  groups: GroupDefinition[],
+  config: ResolvedConfig,
+): string {
   let current = '';
   let absolute = false;
   const chain = [...groups.map((g) => g.attributes.namespace), def.namespace?.value];

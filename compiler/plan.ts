@@ -55,7 +55,9 @@ export function firstSegment(path: string): string {
 /** The verb checks of a route: does `verb` reach it? (`GET` routes answer `HEAD`.) */
 export function accepts(route: RouteRecord, verb: string): boolean {
   return (
-    route.verbs.includes('*') || route.verbs.includes(verb) || (verb === 'HEAD' && route.verbs.includes('GET'))
+    route.verbs.includes('*') ||
+    route.verbs.includes(verb) ||
+    (verb === 'HEAD' && route.verbs.includes('GET'))
   );
 }
 

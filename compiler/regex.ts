@@ -3,7 +3,8 @@ import type { AstRegExp } from 'regexp-tree/ast';
 import type { RegexLike } from '../runtime/dsl/types.js';
 
 /** A user regex made safe to embed in a route regex, or why it cannot be. */
-export type EmbeddedRegex = { ok: true; source: string } | { ok: false; reason: string; hint: string };
+export type EmbeddedRegex =
+  { ok: true; source: string } | { ok: false; reason: string; hint: string };
 
 /**
  * Prepares a parameter regex (`where`, `defaultParameterRegex`) for embedding in a route
@@ -32,7 +33,12 @@ export function embedRegex(regex: RegexLike): EmbeddedRegex {
   let backreference = false;
   regexpTree.traverse(ast, {
     Group(path) {
-      const node = path.node as { capturing: boolean; name?: string; nameRaw?: string; number?: number };
+      const node = path.node as {
+        capturing: boolean;
+        name?: string;
+        nameRaw?: string;
+        number?: number;
+      };
       node.capturing = false;
       delete node.name;
       delete node.nameRaw;
@@ -54,7 +60,11 @@ export function embedRegex(regex: RegexLike): EmbeddedRegex {
   try {
     new RegExp(generated);
   } catch (error) {
-    return { ok: false, reason: `invalid regex ${JSON.stringify(source)}: ${firstLine(error)}`, hint: '' };
+    return {
+      ok: false,
+      reason: `invalid regex ${JSON.stringify(source)}: ${firstLine(error)}`,
+      hint: '',
+    };
   }
   return { ok: true, source: generated };
 }

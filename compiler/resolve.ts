@@ -22,10 +22,18 @@ export function resolveRoutes(
   index: SourceIndex,
   diagnostics: Diagnostics,
 ): CompiledApp {
-  const app: CompiledApp = { root: config.root, routes: [], closures: [], imports: [], constants: [] };
+  const app: CompiledApp = {
+    root: config.root,
+    routes: [],
+    closures: [],
+    imports: [],
+    constants: [],
+  };
   for (const draft of drafts) {
     const handler = resolveHandler(draft, config, index, app, diagnostics);
-    const middleware = draft.middleware.map((m, i) => resolveMiddleware(m, draft.middlewareSites[i]!, config, index, diagnostics));
+    const middleware = draft.middleware.map((m, i) =>
+      resolveMiddleware(m, draft.middlewareSites[i]!, config, index, diagnostics),
+    );
     if (!handler || middleware.some((m) => m === undefined)) continue;
     const record: RouteRecord = {
       index: app.routes.length,
@@ -46,7 +54,10 @@ export function resolveRoutes(
 }
 
 /** The module file of a fully qualified class name, by the longest matching namespace. */
-export function fileOfClass(fqn: string, config: ResolvedConfig): { file?: string; tried: string[] } {
+export function fileOfClass(
+  fqn: string,
+  config: ResolvedConfig,
+): { file?: string; tried: string[] } {
   const key = Object.keys(config.namespaces)
     .filter((ns) => fqn.startsWith(`${ns}\\`))
     .sort((a, b) => b.length - a.length)[0];
@@ -72,16 +83,33 @@ function resolveHandler(
 ): Resolved | undefined {
   const callback = draft.callback;
   const value = callback.value;
-  if (typeof value === 'string') return resolveString(value, draft.namespace, callback.loc, config, index, diagnostics);
+  if (typeof value === 'string')
+    return resolveString(value, draft.namespace, callback.loc, config, index, diagnostics);
   const call = index.callAt(callback.loc);
   const argument = call && callbackArgument(call);
   if (!argument) {
-    diagnostics.error('E_CALLBACK', 'the route callback could not be found in the source', callback.loc, 'write the callback inline in the route call');
+    diagnostics.error(
+      'E_CALLBACK',
+      'the route callback could not be found in the source',
+      callback.loc,
+      'write the callback inline in the route call',
+    );
     return undefined;
   }
-  if (Array.isArray(value)) return resolveTuple(value as readonly [unknown, string], argument, callback.loc, index, diagnostics);
+  if (Array.isArray(value))
+    return resolveTuple(
+      value as readonly [unknown, string],
+      argument,
+      callback.loc,
+      index,
+      diagnostics,
+    );
   if (typeof value === 'function') return hoist(argument, callback.loc, app, diagnostics);
-  diagnostics.error('E_CALLBACK', `a route callback must be a closure, 'Class@method' or [Class, 'method']`, callback.loc);
+  diagnostics.error(
+    'E_CALLBACK',
+    `a route callback must be a closure, 'Class@method' or [Class, 'method']`,
+    callback.loc,
+  );
   return undefined;
 }
 
@@ -102,7 +130,12 @@ function resolveString(
 ): Resolved | undefined {
   const at = text.lastIndexOf('@');
   if (at <= 0 || at === text.length - 1) {
-    diagnostics.error('E_CALLBACK', `the callback ${JSON.stringify(text)} is not 'Class@method'`, loc, "write e.g. 'UserController@show'");
+    diagnostics.error(
+      'E_CALLBACK',
+      `the callback ${JSON.stringify(text)} is not 'Class@method'`,
+      loc,
+      "write e.g. 'UserController@show'",
+    );
     return undefined;
   }
   const className = text.slice(0, at);
@@ -110,7 +143,10 @@ function resolveString(
   const fqn = className.startsWith('\\') ? className.slice(1) : `${namespace}\\${className}`;
   const found = findClass(fqn, loc, config, index, diagnostics);
   if (!found || !checkMethod(found, method, loc, index, diagnostics)) return undefined;
-  return { ref: { kind: 'method', class: found.import, className: found.name, method }, label: text };
+  return {
+    ref: { kind: 'method', class: found.import, className: found.name, method },
+    label: text,
+  };
 }
 
 function resolveTuple(
@@ -123,22 +159,36 @@ function resolveTuple(
   const first = Node.isArrayLiteralExpression(argument) ? argument.getElements()[0] : undefined;
   const found = first && index.classOf(first);
   if (!found) {
-    diagnostics.error('E_CLASS', 'the class of the [Class, method] callback must be an exported class imported by the route file', loc);
+    diagnostics.error(
+      'E_CLASS',
+      'the class of the [Class, method] callback must be an exported class imported by the route file',
+      loc,
+    );
     return undefined;
   }
   const method = value[1];
   if (!checkMethod(found, method, loc, index, diagnostics)) return undefined;
-  return { ref: { kind: 'method', class: found.import, className: found.name, method }, label: `${found.name}@${method}` };
+  return {
+    ref: { kind: 'method', class: found.import, className: found.name, method },
+    label: `${found.name}@${method}`,
+  };
 }
 
-function hoist(argument: Node, loc: SourceLocation, app: CompiledApp, diagnostics: Diagnostics): Resolved | undefined {
+function hoist(
+  argument: Node,
+  loc: SourceLocation,
+  app: CompiledApp,
+  diagnostics: Diagnostics,
+): Resolved | undefined {
   const deps = closureDeps(argument as Expression, diagnostics);
   if (!deps) return undefined;
   for (const entry of deps.imports) {
-    if (!app.imports.some((i) => i.file === entry.file && i.local === entry.local)) app.imports.push(entry);
+    if (!app.imports.some((i) => i.file === entry.file && i.local === entry.local))
+      app.imports.push(entry);
   }
   for (const constant of deps.constants) {
-    if (!app.constants.some((c) => c.file === constant.file && c.text === constant.text)) app.constants.push(constant);
+    if (!app.constants.some((c) => c.file === constant.file && c.text === constant.text))
+      app.constants.push(constant);
   }
   const id = app.closures.length;
   app.closures.push({ id, text: argument.getText(), source: locationOf(argument) });
@@ -164,7 +214,12 @@ function resolveMiddleware(
   const node = middlewareNode(site, index);
   const found = node && index.classOf(node);
   if (!found) {
-    diagnostics.error('E_CLASS', 'a middleware class must be an exported class imported by the route file', entry.loc, "or name it as a string, e.g. 'Middleware\\Auth:admin'");
+    diagnostics.error(
+      'E_CLASS',
+      'a middleware class must be an exported class imported by the route file',
+      entry.loc,
+      "or name it as a string, e.g. 'Middleware\\Auth:admin'",
+    );
     return undefined;
   }
   if (!checkMethod(found, 'handle', entry.loc, index, diagnostics)) return undefined;
@@ -179,7 +234,8 @@ function middlewareNode(site: MiddlewareSite, index: SourceIndex): Node | undefi
   for (const argument of call.getArguments()) {
     if (!Node.isObjectLiteralExpression(argument)) continue;
     const property = argument.getProperty('middleware');
-    const value = property && Node.isPropertyAssignment(property) ? property.getInitializer() : undefined;
+    const value =
+      property && Node.isPropertyAssignment(property) ? property.getInitializer() : undefined;
     if (!value) continue;
     return Node.isArrayLiteralExpression(value) ? value.getElements()[site.index] : value;
   }
@@ -195,19 +251,37 @@ function findClass(
 ): FoundClass | undefined {
   const { file, tried } = fileOfClass(fqn, config);
   if (!file) {
-    const where = tried.length ? `looked for ${path.relative(config.root, tried[0]!)}` : `no namespace in the config maps "${fqn.split('\\')[0]}"`;
-    diagnostics.error('E_MODULE', `no module for class ${fqn} (${where})`, loc, 'check the class name and namespace, or the `namespaces` setting in course.config.ts');
+    const where = tried.length
+      ? `looked for ${path.relative(config.root, tried[0]!)}`
+      : `no namespace in the config maps "${fqn.split('\\')[0]}"`;
+    diagnostics.error(
+      'E_MODULE',
+      `no module for class ${fqn} (${where})`,
+      loc,
+      'check the class name and namespace, or the `namespaces` setting in course.config.ts',
+    );
     return undefined;
   }
   const name = fqn.slice(fqn.lastIndexOf('\\') + 1);
   const found = index.exportedClassIn(file, name);
   if (!found) {
-    diagnostics.error('E_CLASS', `${path.relative(config.root, file)} does not export a class ${name}`, loc, `export it: export class ${name} { … }`);
+    diagnostics.error(
+      'E_CLASS',
+      `${path.relative(config.root, file)} does not export a class ${name}`,
+      loc,
+      `export it: export class ${name} { … }`,
+    );
   }
   return found;
 }
 
-function checkMethod(found: FoundClass, method: string, loc: SourceLocation, index: SourceIndex, diagnostics: Diagnostics): boolean {
+function checkMethod(
+  found: FoundClass,
+  method: string,
+  loc: SourceLocation,
+  index: SourceIndex,
+  diagnostics: Diagnostics,
+): boolean {
   const methods = index.methodsOf(found);
   if (methods.includes(method)) return true;
   diagnostics.error(

@@ -64,7 +64,8 @@ export class SourceIndex {
     const call = node?.getFirstAncestorByKind(SyntaxKind.CallExpression);
     if (!call) return undefined;
     const callee = call.getExpression();
-    if (Node.isPropertyAccessExpression(callee) && callee.getNameNode().getStart() <= pos) return call;
+    if (Node.isPropertyAccessExpression(callee) && callee.getNameNode().getStart() <= pos)
+      return call;
     if (Node.isIdentifier(callee)) return call;
     return call.getFirstAncestorByKind(SyntaxKind.CallExpression) ?? call;
   }
@@ -85,7 +86,11 @@ export class SourceIndex {
     for (const key of [name, 'default']) {
       const declaration = exported.get(key)?.find((d) => Node.isClassDeclaration(d));
       if (declaration && Node.isClassDeclaration(declaration)) {
-        return { import: { file, exportName: key }, name: declaration.getName() ?? name, node: declaration };
+        return {
+          import: { file, exportName: key },
+          name: declaration.getName() ?? name,
+          node: declaration,
+        };
       }
     }
     return undefined;
@@ -96,7 +101,11 @@ export class SourceIndex {
     return found.node
       .getType()
       .getProperties()
-      .filter((p) => p.getDeclarations().some((d) => Node.isMethodDeclaration(d) || Node.isPropertyDeclaration(d)))
+      .filter((p) =>
+        p
+          .getDeclarations()
+          .some((d) => Node.isMethodDeclaration(d) || Node.isPropertyDeclaration(d)),
+      )
       .map((p) => p.getName())
       .filter((n) => !n.startsWith('#') && n !== 'constructor');
   }
@@ -109,7 +118,11 @@ export class SourceIndex {
     const exported = declaration.getSourceFile().getExportedDeclarations();
     for (const [key, nodes] of exported) {
       if (nodes.includes(declaration)) {
-        return { import: { file, exportName: key }, name: declaration.getName() ?? key, node: declaration };
+        return {
+          import: { file, exportName: key },
+          name: declaration.getName() ?? key,
+          node: declaration,
+        };
       }
     }
     return undefined;

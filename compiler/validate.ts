@@ -4,12 +4,21 @@ import type { RouteDraft } from './normalize.js';
 const VERB = /^[A-Z]+$/;
 
 /** Checks across routes: unique names, sane verbs. */
-export function validateDrafts(drafts: readonly RouteDraft[], root: string, diagnostics: Diagnostics): void {
+export function validateDrafts(
+  drafts: readonly RouteDraft[],
+  root: string,
+  diagnostics: Diagnostics,
+): void {
   const names = new Map<string, RouteDraft>();
   for (const draft of drafts) {
     for (const verb of draft.verbs) {
       if (verb !== '*' && !VERB.test(verb)) {
-        diagnostics.error('E_SETTING', `invalid verb ${JSON.stringify(verb)}`, draft.definition.loc, "verbs are words like 'get' or 'post'");
+        diagnostics.error(
+          'E_SETTING',
+          `invalid verb ${JSON.stringify(verb)}`,
+          draft.definition.loc,
+          "verbs are words like 'get' or 'post'",
+        );
       }
     }
     const name = draft.name;

@@ -21,7 +21,9 @@ export interface CourseApp {
 export function startApp(table: RouteTable | undefined, options: StartOptions = {}): CourseApp {
   const routes = table ?? activeTable();
   if (!routes) {
-    throw new Error('course: Course.start() needs the generated table (import generated/routes.gen.ts)');
+    throw new Error(
+      'course: Course.start() needs the generated table (import generated/routes.gen.ts)',
+    );
   }
   const handler = createNodeHandler(routes, options);
   return {

@@ -53,7 +53,13 @@ export class Course {
     callback: Callback,
     settings?: RouteSettings,
   ): RouteBuilder {
-    return dsl.addRoute('route', verbs.map((v) => v.toUpperCase()), url, callback, settings);
+    return dsl.addRoute(
+      'route',
+      verbs.map((v) => v.toUpperCase()),
+      url,
+      callback,
+      settings,
+    );
   }
 
   /** Matches every verb. */
@@ -72,12 +78,20 @@ export class Course {
   }
 
   /** The seven RESTful routes of a resource controller. */
-  static resource(url: string, controller: ClassRef | string, settings?: RouteSettings): RouteBuilder {
+  static resource(
+    url: string,
+    controller: ClassRef | string,
+    settings?: RouteSettings,
+  ): RouteBuilder {
     return dsl.addRoute('resource', ALL_VERBS, url, controller, settings);
   }
 
   /** Routes expanded from the controller's `getIndex`, `postSave`… methods. */
-  static controller(url: string, controller: ClassRef | string, settings?: RouteSettings): RouteBuilder {
+  static controller(
+    url: string,
+    controller: ClassRef | string,
+    settings?: RouteSettings,
+  ): RouteBuilder {
     return dsl.addRoute('controller', ALL_VERBS, url, controller, settings);
   }
 
@@ -92,7 +106,11 @@ export class Course {
   }
 
   /** A group whose routes exist only under its matched prefix; `fn` receives the placeholders. */
-  static partialGroup(url: string, fn: (...params: string[]) => void, attributes: GroupAttributes = {}): void {
+  static partialGroup(
+    url: string,
+    fn: (...params: string[]) => void,
+    attributes: GroupAttributes = {},
+  ): void {
     const names = [...url.matchAll(/\{\w+\??\}/g)].map((m) => m[0].replace('?', ''));
     dsl.addGroup('partial', { ...attributes, prefix: url }, fn, names);
   }

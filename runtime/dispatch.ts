@@ -1,5 +1,10 @@
 import { storage } from './context.js';
-import { HttpException, MethodNotAllowedHttpException, NotFoundHttpException, statusText } from './errors.js';
+import {
+  HttpException,
+  MethodNotAllowedHttpException,
+  NotFoundHttpException,
+  statusText,
+} from './errors.js';
 import type { CourseRequest } from './request.js';
 import { CourseResponse } from './response.js';
 import { applyResult } from './result.js';
@@ -49,7 +54,11 @@ async function serve(
   }
 }
 
-async function run(hit: MatchHit, request: CourseRequest, response: CourseResponse): Promise<Outcome> {
+async function run(
+  hit: MatchHit,
+  request: CourseRequest,
+  response: CourseResponse,
+): Promise<Outcome> {
   const middleware = hit.route.middleware;
   for (let i = 0; i < middleware.length; i++) {
     const entry = middleware[i]!;
@@ -63,7 +72,9 @@ async function run(hit: MatchHit, request: CourseRequest, response: CourseRespon
 
 function miss(table: RouteTable, path: string): HttpException {
   const allowed = table.allowed(path);
-  return allowed.length === 0 ? new NotFoundHttpException() : new MethodNotAllowedHttpException(allowed);
+  return allowed.length === 0
+    ? new NotFoundHttpException()
+    : new MethodNotAllowedHttpException(allowed);
 }
 
 function errorResponse(

@@ -11,9 +11,21 @@ export { beginRecording, endRecording } from './dsl/recorder.js';
 
 export type { CourseApp } from './app.js';
 export type { StartOptions } from './dispatch.js';
-export type { Middleware, ExceptionHandler, RouterBootManager, ResourceController } from './interfaces.js';
+export type {
+  Middleware,
+  ExceptionHandler,
+  RouterBootManager,
+  ResourceController,
+} from './interfaces.js';
 export type { RouteParams, RouteName, ParamValue, Query, UrlArgs } from './url.js';
-export type { MatchHit, MiddlewareEntry, Params, RouteEntry, RouteTable, UrlPart } from './types.js';
+export type {
+  MatchHit,
+  MiddlewareEntry,
+  Params,
+  RouteEntry,
+  RouteTable,
+  UrlPart,
+} from './types.js';
 export type * from './dsl/types.js';
 export { allowedBy, firstSegment } from './matcher.js';
 export type { Candidate } from './matcher.js';

@@ -56,5 +56,4 @@ export class CourseResponse {
 // --- internal ---
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-// eslint-disable-next-line no-control-regex
 const UNSAFE = /[\r\n\0]/;

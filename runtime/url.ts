@@ -1,5 +1,5 @@
 import { currentContext } from './context.js';
-import type { RouteTable, UrlPart } from './types.js';
+import type { RouteTable } from './types.js';
 
 /**
  * Route names and their parameters. The generated module augments this interface, so
@@ -35,7 +35,8 @@ export function buildUrl(
   query?: Query,
 ): string {
   const parts = Object.hasOwn(table.names, name) ? table.names[name] : undefined;
-  if (parts === undefined) throw new Error(`course: url() found no route named ${JSON.stringify(name)}`);
+  if (parts === undefined)
+    throw new Error(`course: url() found no route named ${JSON.stringify(name)}`);
   let path = '';
   let position = 0;
   let skipped: string | undefined;
@@ -51,13 +52,16 @@ export function buildUrl(
         ? (params as Record<string, unknown>)[param]
         : undefined;
     if (value === undefined || value === null || value === '') {
-      if (!optional) throw new Error(`course: url(${JSON.stringify(name)}) needs the parameter "${param}"`);
+      if (!optional)
+        throw new Error(`course: url(${JSON.stringify(name)}) needs the parameter "${param}"`);
       skipped ??= param;
       continue;
     }
     if (skipped !== undefined) {
       // `/opt/{a?}/{b?}` without a but with b has no URL: `/opt/y` would give a = 'y'.
-      throw new Error(`course: url(${JSON.stringify(name)}) gives "${param}" but not the optional "${skipped}" before it`);
+      throw new Error(
+        `course: url(${JSON.stringify(name)}) gives "${param}" but not the optional "${skipped}" before it`,
+      );
     }
     path += separator + encodeURIComponent(String(value));
   }

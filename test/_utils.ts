@@ -28,7 +28,11 @@ export function writeApp(files: Record<string, string>): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'course-app-'));
   mkdirSync(path.join(dir, 'node_modules/@types'), { recursive: true });
   symlinkSync(ROOT, path.join(dir, 'node_modules/course-router'), 'dir');
-  symlinkSync(path.join(ROOT, 'node_modules/@types/node'), path.join(dir, 'node_modules/@types/node'), 'dir');
+  symlinkSync(
+    path.join(ROOT, 'node_modules/@types/node'),
+    path.join(dir, 'node_modules/@types/node'),
+    'dir',
+  );
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module', private: true }));
   for (const [name, content] of Object.entries(files)) writeFile(dir, name, content);
   return dir;
@@ -47,7 +51,11 @@ export function removeApp(dir: string): void {
 }
 
 /** Runs `course <args>` as a subprocess. */
-export function runCli(args: string[], cwd = ROOT, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  cwd = ROOT,
+  env: NodeJS.ProcessEnv = {},
+): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -70,7 +78,10 @@ export async function buildApp(dir: string): Promise<CliResult> {
 }
 
 /** Imports an app's generated module (`generated/routes.gen.ts`). */
-export async function importTable(dir: string, out = 'generated/routes.gen.ts'): Promise<RouteTable> {
+export async function importTable(
+  dir: string,
+  out = 'generated/routes.gen.ts',
+): Promise<RouteTable> {
   const mod = (await import(pathToFileURL(path.join(dir, out)).href)) as { default: RouteTable };
   return mod.default;
 }
@@ -107,9 +118,18 @@ const COMPARED_HEADERS = ['content-type', 'location', 'allow', 'content-length',
  * Sends the same request through the Fetch adapter and over HTTP to the node adapter,
  * asserts both answer alike, and returns the answer.
  */
-export async function send(served: Served, method: string, target: string, init: RequestInit = {}): Promise<Answer> {
-  const viaFetch = await answer(await served.app.fetch(new Request(`http://localhost${target}`, { method, ...init })));
-  const viaHttp = await answer(await fetch(`${served.base}${target}`, { method, ...init, redirect: 'manual' }));
+export async function send(
+  served: Served,
+  method: string,
+  target: string,
+  init: RequestInit = {},
+): Promise<Answer> {
+  const viaFetch = await answer(
+    await served.app.fetch(new Request(`http://localhost${target}`, { method, ...init })),
+  );
+  const viaHttp = await answer(
+    await fetch(`${served.base}${target}`, { method, ...init, redirect: 'manual' }),
+  );
   expect(viaHttp, `${method} ${target}: node:http and fetch differ`).toEqual(viaFetch);
   return viaHttp;
 }

@@ -33,7 +33,10 @@ export class EmitContext {
   specifier(file: string): string {
     if (!path.isAbsolute(file)) return file;
     let relative = path.relative(this.outDir, file).split(path.sep).join('/');
-    relative = relative.replace(/\.tsx?$/, '.js').replace(/\.mts$/, '.mjs').replace(/\.cts$/, '.cjs');
+    relative = relative
+      .replace(/\.tsx?$/, '.js')
+      .replace(/\.mts$/, '.mjs')
+      .replace(/\.cts$/, '.cjs');
     return relative.startsWith('.') ? relative : `./${relative}`;
   }
 

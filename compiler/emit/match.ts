@@ -10,7 +10,8 @@ export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): 
   const dynamic = routes.filter((r) => r.params.length > 0);
   const regexes = dynamic.map((r) => `const $r${r.index} = ${regexLiteral(r.regex)};`);
   const cases = [...plan.buckets].map(
-    ([segment, list]) => `case ${JSON.stringify(segment)}:\n${list.map((i) => emitTest(routes[i]!)).join('\n')}\nbreak;`,
+    ([segment, list]) =>
+      `case ${JSON.stringify(segment)}:\n${list.map((i) => emitTest(routes[i]!)).join('\n')}\nbreak;`,
   );
   const fallback = plan.wild.map((i) => emitTest(routes[i]!)).join('\n');
   const candidates = [...plan.buckets].map(

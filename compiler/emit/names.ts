@@ -7,8 +7,12 @@ import type { CompiledApp, PatternToken, RouteRecord } from '../types.js';
  */
 export function emitNames(app: CompiledApp): string {
   const named = namedRoutes(app.routes);
-  const templates = [...named].map(([name, route]) => `${JSON.stringify(name)}: ${JSON.stringify(urlParts(route.tokens))},`);
-  const params = [...named].map(([name, route]) => `${JSON.stringify(name)}: ${paramsType(route)};`);
+  const templates = [...named].map(
+    ([name, route]) => `${JSON.stringify(name)}: ${JSON.stringify(urlParts(route.tokens))},`,
+  );
+  const params = [...named].map(
+    ([name, route]) => `${JSON.stringify(name)}: ${paramsType(route)};`,
+  );
   return `const names: Record<string, readonly UrlPart[]> = {
   __proto__: null,
 ${templates.join('\n')}
@@ -31,7 +35,8 @@ export function namedRoutes(routes: readonly RouteRecord[]): Map<string, RouteRe
     if (route.name !== undefined && !named.has(route.name)) named.set(route.name, route);
   }
   for (const route of routes) {
-    if (route.handler.kind === 'method' && !named.has(route.handlerLabel)) named.set(route.handlerLabel, route);
+    if (route.handler.kind === 'method' && !named.has(route.handlerLabel))
+      named.set(route.handlerLabel, route);
   }
   return named;
 }
@@ -41,10 +46,14 @@ export function namedRoutes(routes: readonly RouteRecord[]): Map<string, RouteRe
 type Part = string | [string, 0 | 1, string];
 
 function urlParts(tokens: readonly PatternToken[]): Part[] {
-  return tokens.map((t) => (t.kind === 'literal' ? t.text : [t.name, t.optional ? 1 : 0, t.separator]));
+  return tokens.map((t) =>
+    t.kind === 'literal' ? t.text : [t.name, t.optional ? 1 : 0, t.separator],
+  );
 }
 
 function paramsType(route: RouteRecord): string {
-  const fields = route.params.map((p) => `${JSON.stringify(p.name)}${p.optional ? '?' : ''}: ParamValue`);
+  const fields = route.params.map(
+    (p) => `${JSON.stringify(p.name)}${p.optional ? '?' : ''}: ParamValue`,
+  );
   return `{ ${fields.join('; ')} }`;
 }

@@ -18,7 +18,8 @@ export function callSite(): SourceLocation {
   Error.stackTraceLimit = limit;
   for (const line of (holder.stack ?? '').split('\n').slice(1)) {
     const frame = parseFrame(line);
-    if (frame && !frame.file.startsWith(RUNTIME_DIR) && !frame.file.startsWith(SOURCE_DIR)) return frame;
+    if (frame && !frame.file.startsWith(RUNTIME_DIR) && !frame.file.startsWith(SOURCE_DIR))
+      return frame;
   }
   return { file: '<unknown>', line: 0, column: 0 };
 }

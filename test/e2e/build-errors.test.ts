@@ -24,7 +24,9 @@ async function failingBuild(routes: string, extra: Record<string, string> = {}) 
 describe('build errors name file:line:col and what to do', () => {
   it('E_MODULE: a callback class with no module', async () => {
     const stderr = await failingBuild(`\nCourse.get('/', 'Missing@show');\n`);
-    expect(stderr).toContain('routes.ts:3:8: error E_MODULE: no module for class App\\Components\\Controller\\Missing');
+    expect(stderr).toContain(
+      'routes.ts:3:8: error E_MODULE: no module for class App\\Components\\Controller\\Missing',
+    );
     expect(stderr).toContain('app/Components/Controller/Missing.ts');
   });
 
@@ -32,7 +34,9 @@ describe('build errors name file:line:col and what to do', () => {
     const stderr = await failingBuild(`Course.get('/', 'Other@show');\n`, {
       'app/Components/Controller/Other.ts': 'export const nothing = 1;\n',
     });
-    expect(stderr).toContain('routes.ts:2:8: error E_CLASS: app/Components/Controller/Other.ts does not export a class Other');
+    expect(stderr).toContain(
+      'routes.ts:2:8: error E_CLASS: app/Components/Controller/Other.ts does not export a class Other',
+    );
   });
 
   it('E_METHOD: a method the class lacks, listing the ones it has', async () => {
@@ -42,33 +46,46 @@ describe('build errors name file:line:col and what to do', () => {
   });
 
   it('E_METHOD: a middleware without handle()', async () => {
-    const stderr = await failingBuild(`Course.get('/', 'Shop@show').addMiddleware('Middleware\\\\Bad:x');\n`, {
-      'app/Middleware/Bad.ts': 'export class Bad { run() {} }\n',
-    });
+    const stderr = await failingBuild(
+      `Course.get('/', 'Shop@show').addMiddleware('Middleware\\\\Bad:x');\n`,
+      {
+        'app/Middleware/Bad.ts': 'export class Bad { run() {} }\n',
+      },
+    );
     expect(stderr).toContain('routes.ts:2:30: error E_METHOD: class Bad has no method handle');
   });
 
   it('E_REGEX: an invalid where() regex points at the where() call', async () => {
-    const stderr = await failingBuild(`Course.get('/{id}', 'Shop@show')\n  .where('id', '[0-9');\n`);
+    const stderr = await failingBuild(
+      `Course.get('/{id}', 'Shop@show')\n  .where('id', '[0-9');\n`,
+    );
     expect(stderr).toMatch(/routes\.ts:3:4: error E_REGEX: parameter "id": invalid regex "\[0-9"/);
   });
 
   it('E_PARAM_NAME: a parameter name with a dash', async () => {
     const stderr = await failingBuild(`Course.get('/user/{user-id}', 'Shop@show');\n`);
-    expect(stderr).toContain('routes.ts:2:8: error E_PARAM_NAME: invalid parameter name "{user-id}"');
+    expect(stderr).toContain(
+      'routes.ts:2:8: error E_PARAM_NAME: invalid parameter name "{user-id}"',
+    );
     expect(stderr).toContain('{user_id}');
   });
 
   it('E_DUPLICATE_NAME: two routes with one name, naming the first', async () => {
-    const stderr = await failingBuild(`Course.get('/a', 'Shop@show').name('x');\nCourse.get('/b', 'Shop@show').name('x');\n`);
-    expect(stderr).toMatch(/routes\.ts:3:31: error E_DUPLICATE_NAME: the route name "x" is already used at routes\.ts:2:31/);
+    const stderr = await failingBuild(
+      `Course.get('/a', 'Shop@show').name('x');\nCourse.get('/b', 'Shop@show').name('x');\n`,
+    );
+    expect(stderr).toMatch(
+      /routes\.ts:3:31: error E_DUPLICATE_NAME: the route name "x" is already used at routes\.ts:2:31/,
+    );
   });
 
   it('E_CAPTURE: a closure that captures a local variable', async () => {
     const stderr = await failingBuild(
       `Course.group({ prefix: '/g' }, () => {\n  const secret = 'local';\n  Course.get('/', () => secret);\n});\n`,
     );
-    expect(stderr).toContain('routes.ts:4:25: error E_CAPTURE: the route closure uses "secret" (declared at line 3)');
+    expect(stderr).toContain(
+      'routes.ts:4:25: error E_CAPTURE: the route closure uses "secret" (declared at line 3)',
+    );
   });
 
   it('E_CAPTURE: a closure that reads a module-level let', async () => {
@@ -78,11 +95,15 @@ describe('build errors name file:line:col and what to do', () => {
 
   it('E_LOAD: a route file that throws, at the throwing line', async () => {
     const stderr = await failingBuild(`\nthrow new Error('broken routes');\n`);
-    expect(stderr).toMatch(/routes\.ts:3:7: error E_LOAD: evaluating the route file failed: broken routes/);
+    expect(stderr).toMatch(
+      /routes\.ts:3:7: error E_LOAD: evaluating the route file failed: broken routes/,
+    );
   });
 
   it('reports every error of a build at once', async () => {
-    const stderr = await failingBuild(`Course.get('/a', 'Shop@nope');\nCourse.get('/b', 'Nope@show');\n`);
+    const stderr = await failingBuild(
+      `Course.get('/a', 'Shop@nope');\nCourse.get('/b', 'Nope@show');\n`,
+    );
     expect(stderr).toContain('E_METHOD');
     expect(stderr).toContain('E_MODULE');
     expect(stderr).toContain('build failed: 2 errors');

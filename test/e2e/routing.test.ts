@@ -113,9 +113,12 @@ afterAll(async () => {
 const get = (target: string, init?: RequestInit) => send(served, 'GET', target, init);
 
 describe('verbs', () => {
-  it.each(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])('Course.%s answers its own verb', async (verb) => {
-    expect((await send(served, verb, '/verbs')).body).toBe(verb.toLowerCase());
-  });
+  it.each(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])(
+    'Course.%s answers its own verb',
+    async (verb) => {
+      expect((await send(served, verb, '/verbs')).body).toBe(verb.toLowerCase());
+    },
+  );
 
   it('match(), any() and form() accept their verbs', async () => {
     expect((await send(served, 'POST', '/matched')).body).toBe('POST');
@@ -245,7 +248,11 @@ describe('return values', () => {
   });
 
   it('a Response is used as is', async () => {
-    expect(await get('/ret/response')).toMatchObject({ status: 201, body: 'raw', headers: { 'x-test': 'yes' } });
+    expect(await get('/ret/response')).toMatchObject({
+      status: 201,
+      body: 'raw',
+      headers: { 'x-test': 'yes' },
+    });
   });
 
   it('undefined sends what response() wrote, else an empty 200', async () => {
@@ -254,7 +261,10 @@ describe('return values', () => {
   });
 
   it('response().redirect() is a 302 with Location; async callbacks are awaited', async () => {
-    expect(await get('/ret/redirect')).toMatchObject({ status: 302, headers: { location: '/target' } });
+    expect(await get('/ret/redirect')).toMatchObject({
+      status: 302,
+      headers: { location: '/target' },
+    });
     expect((await get('/ret/async')).body).toBe('later');
   });
 });

@@ -1,0 +1,67 @@
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeApp, ROOT, runCli, writeApp, writeFile } from '../_utils.js';
+
+const ROUTES = `import { Course } from 'course-router';\nCourse.get('/', () => 'one').name('home');\n`;
+
+let dir: string;
+const out = () => path.join(dir, 'generated/routes.gen.ts');
+
+beforeAll(() => {
+  dir = writeApp({ 'routes.ts': ROUTES });
+});
+afterAll(() => removeApp(dir));
+
+describe('course build', () => {
+  it('--check fails before the first build, writing nothing', async () => {
+    const result = await runCli(['build', '--root', dir, '--check']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('is out of date');
+    expect(() => statSync(out())).toThrow();
+  });
+
+  it('builds, with one summary line', async () => {
+    const result = await runCli(['build', '--root', dir]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^wrote .*routes\.gen\.ts: 1 routes from 1 files in \d+ ms\n$/);
+  });
+
+  it('is deterministic and leaves an unchanged output untouched', async () => {
+    const before = readFileSync(out(), 'utf8');
+    const mtime = statSync(out()).mtimeMs;
+    const result = await runCli(['build', '--root', dir]);
+    expect(result.stdout).toMatch(/^unchanged /);
+    expect(readFileSync(out(), 'utf8')).toBe(before);
+    expect(statSync(out()).mtimeMs).toBe(mtime);
+    expect(before).not.toContain(dir);
+    expect(before.split('\n')[0]).toBe('/* eslint-disable */');
+  });
+
+  it('--check passes when current and fails after a route file changes', async () => {
+    expect((await runCli(['build', '--root', dir, '--check'])).code).toBe(0);
+    writeFile(dir, 'routes.ts', ROUTES.replace("'one'", "'two'"));
+    const stale = await runCli(['build', '--root', dir, '--check']);
+    expect(stale.code).toBe(1);
+    expect(readFileSync(out(), 'utf8')).toContain("'one'");
+  });
+
+  it('honours course.config.ts (routes file and output path)', async () => {
+    const app = writeApp({
+      'course.config.ts': `export default { routes: 'web.ts', out: 'out/table.gen.ts' };\n`,
+      'web.ts': ROUTES,
+    });
+    try {
+      expect((await runCli(['build', '--root', app])).code).toBe(0);
+      expect(readFileSync(path.join(app, 'out/table.gen.ts'), 'utf8')).toContain("name: 'home'");
+    } finally {
+      removeApp(app);
+    }
+  });
+
+  it('the demo app generated module in the repository is current', async () => {
+    const result = await runCli(['build', '--check'], ROOT);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+});

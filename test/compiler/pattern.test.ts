@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { joinUrl, parsePattern, patternRegex } from '../../compiler/pattern.js';
+import { embedRegex } from '../../compiler/regex.js';
+import type { PatternToken } from '../../compiler/types.js';
+
+function regexFor(url: string, paramRegex = '\\w+'): RegExp {
+  const parsed = parsePattern(url);
+  if (!parsed.ok) throw new Error(parsed.message);
+  const tokens = parsed.tokens.map((t): PatternToken =>
+    t.kind === 'param' ? { ...t, regex: paramRegex } : t,
+  );
+  return new RegExp(patternRegex(tokens));
+}
+
+describe('joinUrl', () => {
+  it('joins prefixes with single slashes and no trailing slash', () => {
+    expect(joinUrl('', '/admin/', 'users', '/{id}/')).toBe('/admin/users/{id}');
+    expect(joinUrl('', '/')).toBe('/');
+  });
+});
+
+describe('parsePattern', () => {
+  it('moves the separator before a placeholder into it', () => {
+    const parsed = parsePattern('/file/{name}.{ext?}');
+    expect(parsed.ok && parsed.tokens).toEqual([
+      { kind: 'literal', text: '/file' },
+      { kind: 'param', name: 'name', optional: false, separator: '/', regex: '' },
+      { kind: 'param', name: 'ext', optional: true, separator: '.', regex: '' },
+    ]);
+  });
+
+  it('refuses bad names, unbalanced braces and repeated names', () => {
+    expect(parsePattern('/{user-id}')).toMatchObject({ ok: false, code: 'E_PARAM_NAME' });
+    expect(parsePattern('/{1a}')).toMatchObject({ ok: false, code: 'E_PARAM_NAME' });
+    expect(parsePattern('/{id')).toMatchObject({ ok: false, code: 'E_PATTERN' });
+    expect(parsePattern('/id}')).toMatchObject({ ok: false, code: 'E_PATTERN' });
+    expect(parsePattern('/{id}/{id}')).toMatchObject({ ok: false, code: 'E_PATTERN' });
+  });
+});
+
+describe('patternRegex', () => {
+  it('an optional placeholder takes its separator with it', () => {
+    const re = regexFor('/user/{id?}');
+    expect(['/user', '/user/7'].map((p) => re.test(p))).toEqual([true, true]);
+    expect(re.test('/user7')).toBe(false);
+  });
+
+  it('a pattern of optional parts answers the root', () => {
+    expect(regexFor('/{lang?}').test('/')).toBe(true);
+  });
+
+  it('literals are escaped', () => {
+    expect(regexFor('/a.b').test('/aXb')).toBe(false);
+  });
+});
+
+describe('embedRegex', () => {
+  it('makes groups non-capturing and drops edge anchors', () => {
+    expect(embedRegex('^(a|b)+$')).toEqual({ ok: true, source: '(?:a|b)+' });
+    expect(embedRegex(/(?<n>x)/)).toEqual({ ok: true, source: '(?:x)' });
+  });
+
+  it('refuses invalid regexes, flags and backreferences', () => {
+    expect(embedRegex('[0-9')).toMatchObject({ ok: false });
+    expect(embedRegex(/a/i)).toMatchObject({ ok: false });
+    expect(embedRegex('(a)\\1')).toMatchObject({ ok: false });
+  });
+});

@@ -1,0 +1,87 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, removeApp, ROOT, writeApp, writeFile } from '../_utils.js';
+
+const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
+
+const TSCONFIG = JSON.stringify({
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: ['node'],
+  },
+  include: ['*.ts', 'generated', 'app'],
+});
+
+function tsc(dir: string): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [TSC, '-p', dir], (error, stdout, stderr) => {
+      resolve({ code: error ? 1 : 0, output: stdout + stderr });
+    });
+  });
+}
+
+let dir: string;
+
+beforeAll(async () => {
+  dir = writeApp({
+    'tsconfig.json': TSCONFIG,
+    'routes.ts': `import { Course } from 'course-router';
+Course.get('/user/{id}', 'Users@show').name('user.show');
+Course.get('/post/{post}/{comment?}', 'Users@show').name('post');
+Course.get('/', 'Users@show').name('home');
+`,
+    'app/Components/Controller/Users.ts':
+      'export class Users {\n  show(): string {\n    return "";\n  }\n}\n',
+  });
+  await buildApp(dir);
+});
+
+afterAll(() => removeApp(dir));
+
+describe('url() is checked by tsc against the generated routes', () => {
+  it('accepts correct calls, through the generated url() and the global helper', async () => {
+    writeFile(
+      dir,
+      'uses.ts',
+      `import { url as globalUrl } from 'course-router';
+import { url } from './generated/routes.gen.js';
+export const a: string = url('user.show', { id: 5 });
+export const b: string = globalUrl('post', { post: 'x' }, { page: 2 });
+export const c: string = globalUrl('home');
+export const d: string = url('post', ['x', 'y']);
+export const e: string = url('Users@show', { id: 1 });
+`,
+    );
+    const result = await tsc(dir);
+    expect(result.output).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  it('rejects a wrong parameter name, a missing parameter and an unknown route', async () => {
+    writeFile(
+      dir,
+      'uses.ts',
+      `import { url as globalUrl } from 'course-router';
+import { url } from './generated/routes.gen.js';
+export const a = url('user.show', { wrong: 1 });
+export const b = globalUrl('user.show');
+export const c = url('no.such.route');
+`,
+    );
+    const result = await tsc(dir);
+    expect(result.code).toBe(1);
+    expect(result.output).toMatch(
+      /uses\.ts\(3,\d+\): error TS2353: Object literal may only specify known properties, and 'wrong'/,
+    );
+    expect(result.output).toMatch(/uses\.ts\(4,\d+\): error TS2554/);
+    expect(result.output).toMatch(
+      /uses\.ts\(5,\d+\): error TS2345: Argument of type '"no.such.route"'/,
+    );
+  });
+});
