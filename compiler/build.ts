@@ -4,7 +4,7 @@ import path from 'node:path';
 import { loadConfig, type ResolvedConfig } from './config.js';
 import { emitModule } from './emit/index.js';
 import { BuildError, Diagnostics, RouteDefinitionError } from './errors.js';
-import { formatSource } from './format.js';
+import { formatChunks } from './format.js';
 import { loadRoutes } from './load.js';
 import { normalizeRoutes } from './normalize.js';
 import { resolveRoutes } from './resolve.js';
@@ -73,11 +73,11 @@ export async function compile(
   validateDrafts(drafts, config.root, diagnostics);
   const app = resolveRoutes(drafts, config, index, diagnostics);
   if (diagnostics.errors.length > 0) throw new BuildError(diagnostics.errors, config.root);
-  const source = emitModule(app, {
+  const chunks = emitModule(app, {
     outFile: config.outFile,
     hash: hashInputs(config, loaded.files),
   });
-  const code = await formatSource(source);
+  const code = await formatChunks(chunks);
   return { app, code, files: loaded.files, warnings: diagnostics.warnings };
 }
 

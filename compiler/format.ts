@@ -1,4 +1,6 @@
 import { format } from 'prettier';
+import type { Chunk, ListEntry } from './emit/_chunk.js';
+import { fits } from './emit/_print.js';
 
 /** The prettier options of generated code: fixed, so output does not depend on the app's setup. */
 const OPTIONS = { parser: 'typescript', printWidth: 100, singleQuote: true } as const;
@@ -6,4 +8,55 @@ const OPTIONS = { parser: 'typescript', printWidth: 100, singleQuote: true } as 
 /** Formats generated TypeScript. */
 export function formatSource(source: string): Promise<string> {
   return format(source, OPTIONS);
+}
+
+/**
+ * Assembles the module: code chunks go through prettier (consecutive ones together), printed
+ * chunks are kept, and a list entry that does not fit is formatted alone.
+ */
+export async function formatChunks(chunks: readonly Chunk[]): Promise<string> {
+  const out: string[] = [];
+  let pending: string[] = [];
+  const flush = async () => {
+    if (pending.length) out.push((await formatSource(pending.join('\n\n'))).trimEnd());
+    pending = [];
+  };
+  for (const chunk of chunks) {
+    if (chunk.kind === 'code') {
+      if (chunk.text.trim() !== '') pending.push(chunk.text);
+      continue;
+    }
+    await flush();
+    if (chunk.kind === 'printed') {
+      if (chunk.text !== '') out.push(chunk.text);
+      continue;
+    }
+    if (chunk.entries.length === 0) {
+      out.push(chunk.empty);
+      continue;
+    }
+    const entries = await Promise.all(
+      chunk.entries.map((entry) =>
+        printEntry(entry, chunk.terminator ?? ',', chunk.open, chunk.close),
+      ),
+    );
+    out.push(`${chunk.open}\n${entries.join('\n')}\n${chunk.close}`);
+  }
+  await flush();
+  return `${out.join('\n\n')}\n`;
+}
+
+// --- internal ---
+
+async function printEntry(
+  entry: ListEntry,
+  terminator: string,
+  open: string,
+  close: string,
+): Promise<string> {
+  const text = `${entry.text}${terminator}`;
+  if (!entry.loose && fits(text)) return text;
+  const formatted = await formatSource(`${open}\n${text}\n${close}`);
+  const lines = formatted.trimEnd().split('\n');
+  return lines.slice(open.split('\n').length, lines.length - close.split('\n').length).join('\n');
 }

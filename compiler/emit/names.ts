@@ -1,31 +1,35 @@
 import type { CompiledApp, PatternToken, RouteRecord } from '../types.js';
+import { code, type Chunk, type ListEntry } from './_chunk.js';
+import { key, str } from './_print.js';
 
 /**
  * URL templates by route name and by `'Class@method'` (the first route wins), and the
  * `RouteParams` interface that types `url()`: one property per name, so tsc checks a call
  * with one lookup however many routes the app has.
  */
-export function emitNames(app: CompiledApp): string {
-  const named = namedRoutes(app.routes);
-  const templates = [...named].map(
-    ([name, route]) => `${JSON.stringify(name)}: ${JSON.stringify(urlParts(route.tokens))},`,
-  );
-  const params = [...named].map(
-    ([name, route]) => `${JSON.stringify(name)}: ${paramsType(route)};`,
-  );
-  return `const names: Record<string, readonly UrlPart[]> = {
-  __proto__: null,
-${templates.join('\n')}
-} as never;
-
-/** Route names and their parameters, for \`url()\`. */
-export interface AppRouteParams {
-${params.join('\n')}
-}
-
-declare module 'course-router' {
+export function emitNames(app: CompiledApp): Chunk[] {
+  const named = [...namedRoutes(app.routes)];
+  return [
+    {
+      kind: 'list',
+      open: 'const names: Record<string, readonly UrlPart[]> = {\n  __proto__: null,',
+      close: '} as never;',
+      empty: 'const names: Record<string, readonly UrlPart[]> = {\n  __proto__: null,\n} as never;',
+      entries: named.map(([name, route]) => templateEntry(name, route)),
+    },
+    {
+      kind: 'list',
+      open: '/** Route names and their parameters, for `url()`. */\nexport interface AppRouteParams {',
+      close: '}',
+      empty:
+        '/** Route names and their parameters, for `url()`. */\nexport interface AppRouteParams {}',
+      terminator: ';',
+      entries: named.map(([name, route]) => ({ text: `  ${key(name)}: ${paramsType(route)}` })),
+    },
+    code(`declare module 'course-router' {
   interface RouteParams extends AppRouteParams {}
-}`;
+}`),
+  ];
 }
 
 /** Names a route can be found by, first registration first. */
@@ -43,17 +47,21 @@ export function namedRoutes(routes: readonly RouteRecord[]): Map<string, RouteRe
 
 // --- internal ---
 
-type Part = string | [string, 0 | 1, string];
+function templateEntry(name: string, route: RouteRecord): ListEntry {
+  const parts = route.tokens.map(urlPart);
+  // Prettier breaks an array made only of two or more multi-element arrays, one per line.
+  const loose = parts.length > 1 && route.tokens.every((t) => t.kind === 'param');
+  return { text: `  ${key(name)}: [${parts.join(', ')}]`, loose };
+}
 
-function urlParts(tokens: readonly PatternToken[]): Part[] {
-  return tokens.map((t) =>
-    t.kind === 'literal' ? t.text : [t.name, t.optional ? 1 : 0, t.separator],
-  );
+function urlPart(token: PatternToken): string {
+  return token.kind === 'literal'
+    ? str(token.text)
+    : `[${str(token.name)}, ${token.optional ? 1 : 0}, ${str(token.separator)}]`;
 }
 
 function paramsType(route: RouteRecord): string {
-  const fields = route.params.map(
-    (p) => `${JSON.stringify(p.name)}${p.optional ? '?' : ''}: ParamValue`,
-  );
+  if (route.params.length === 0) return '{}';
+  const fields = route.params.map((p) => `${key(p.name)}${p.optional ? '?' : ''}: ParamValue`);
   return `{ ${fields.join('; ')} }`;
 }

@@ -1,28 +1,39 @@
 import { formatLocation } from '../errors.js';
 import type { CompiledApp, RouteRecord } from '../types.js';
+import type { Chunk, ListEntry } from './_chunk.js';
 import type { EmitContext } from './_context.js';
+import { str, strings } from './_print.js';
 
 /** The route entries: verbs, URL, name, the call of the callback, middleware, source. */
-export function emitTable(app: CompiledApp, context: EmitContext): string {
-  const entries = app.routes.map((route) => emitEntry(route, app, context));
-  return `const routes: RouteEntry[] = [\n${entries.join(',\n')}\n];`;
+export function emitTable(app: CompiledApp, context: EmitContext): Chunk {
+  return {
+    kind: 'list',
+    open: 'const routes: RouteEntry[] = [',
+    close: '];',
+    empty: 'const routes: RouteEntry[] = [];',
+    entries: app.routes.map((route) => emitEntry(route, app, context)),
+  };
 }
 
 // --- internal ---
 
-function emitEntry(route: RouteRecord, app: CompiledApp, context: EmitContext): string {
+function emitEntry(route: RouteRecord, app: CompiledApp, context: EmitContext): ListEntry {
   const middleware = route.middleware.map(
-    (m) => `{ use: ${context.classLocal(m.class)}, args: ${JSON.stringify(m.args)} }`,
+    (m) => `{ use: ${context.classLocal(m.class)}, args: ${strings(m.args)} }`,
   );
-  return `{
-    methods: ${JSON.stringify(route.verbs)},
-    url: ${JSON.stringify(route.url)},
-    name: ${route.name === undefined ? 'undefined' : JSON.stringify(route.name)},
-    handler: ${JSON.stringify(route.handlerLabel)},
-    call: ${emitCall(route, context)},
-    middleware: [${middleware.join(', ')}],
-    source: ${JSON.stringify(formatLocation(route.source, app.root))},
-  }`;
+  const text = [
+    '  {',
+    `    methods: ${strings(route.verbs)},`,
+    `    url: ${str(route.url)},`,
+    `    name: ${route.name === undefined ? 'undefined' : str(route.name)},`,
+    `    handler: ${str(route.handlerLabel)},`,
+    `    call: ${emitCall(route, context)},`,
+    `    middleware: [${middleware.join(', ')}],`,
+    `    source: ${str(formatLocation(route.source, app.root))},`,
+    '  }',
+  ].join('\n');
+  // Prettier breaks an array of two or more multi-property objects one per line.
+  return { text, loose: middleware.length > 1 };
 }
 
 /** `(p) => new $c0().show(p[0], p[1])`: the callback called with its parameters by position. */
@@ -33,6 +44,6 @@ function emitCall(route: RouteRecord, context: EmitContext): string {
   if (handler.kind === 'closure') return `${head} => $h${handler.closure}(${args})`;
   const method = /^[A-Za-z_$][\w$]*$/.test(handler.method)
     ? `.${handler.method}`
-    : `[${JSON.stringify(handler.method)}]`;
+    : `[${str(handler.method)}]`;
   return `${head} => new ${context.classLocal(handler.class)}()${method}(${args})`;
 }

@@ -1,6 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { format } from 'prettier';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateApp } from '../../bench/generate-app.js';
 import { removeApp, ROOT, runCli, writeApp, writeFile } from '../_utils.js';
 
 const ROUTES = `import { Course } from 'course-router';\nCourse.get('/', () => 'one').name('home');\n`;
@@ -56,6 +58,19 @@ describe('course build', () => {
       expect(readFileSync(path.join(app, 'out/table.gen.ts'), 'utf8')).toContain("name: 'home'");
     } finally {
       removeApp(app);
+    }
+  });
+
+  it('a generated 300-route app builds to a prettier fixpoint', async () => {
+    const app = generateApp(`${dir}-300`, 300);
+    try {
+      expect((await runCli(['build', '--root', app.dir])).code).toBe(0);
+      const code = readFileSync(path.join(app.dir, 'generated/routes.gen.ts'), 'utf8');
+      expect(await format(code, { parser: 'typescript', printWidth: 100, singleQuote: true })).toBe(
+        code,
+      );
+    } finally {
+      removeApp(app.dir);
     }
   });
 

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { format } from 'prettier';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, importTable, removeApp, send, serve, writeApp, type Served } from '../_utils.js';
 
@@ -63,6 +66,8 @@ Course.get('/err/teapot', () => { throw new HttpException(418, 'short and stout'
 Course.get('/links', () => url('user.show', { id: 7 }) + ' ' + url('opt', ['x']) + ' ' + url('opt') + ' ' + url('Shop@show', { id: 'a b' }, { q: '1' }) + ' ' + url('admin.inner.hi'));
 Course.get('/current', () => url());
 Course.get('/bad-links/{which}', (which) => which === 'skip' ? url('opt', { b: 'y' }) : which === 'unknown' ? url('nope' as never) : url('user.show', {} as never));
+Course.get('/odd/{a}/{b}', (a, b) => a + b).name("it's \\"odd\\"");
+Course.get('/a-very-long-url/that-goes-on/and-on/beyond/the/print-width/of/one-hundred/characters/{id}', (id) => id).name('long.one.with.a.name.that.is.long.too');
 Course.get('/loaded/{id}', (id) => request().getLoadedRoute()?.getUrl() + ' ' + request().getLoadedRoute()?.getParameters().join(','));
 `;
 
@@ -304,5 +309,20 @@ describe('url() and the request', () => {
 
   it('getLoadedRoute() gives the route pattern and its parameters', async () => {
     expect((await get('/loaded/12')).body).toBe('/loaded/{id} 12');
+  });
+});
+
+describe('the generated module', () => {
+  it('is a prettier fixpoint (printed data and formatted code alike)', async () => {
+    const code = readFileSync(path.join(dir, 'generated/routes.gen.ts'), 'utf8');
+    expect(await format(code, { parser: 'typescript', printWidth: 100, singleQuote: true })).toBe(
+      code,
+    );
+  });
+
+  it('odd names and long URLs still route and build URLs', async () => {
+    expect((await get('/odd/x/y')).body).toBe('xy');
+    const { buildUrl } = await import('course-router');
+    expect(buildUrl(served.app.table, 'it\'s "odd"', { a: 1, b: 2 })).toBe('/odd/1/2');
   });
 });
