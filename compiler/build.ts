@@ -3,11 +3,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type ResolvedConfig } from './config.js';
 import { emitModule } from './emit/index.js';
+import { expandRoutes } from './expand.js';
 import { BuildError, Diagnostics, RouteDefinitionError } from './errors.js';
 import { formatChunks } from './format.js';
 import { loadRoutes } from './load.js';
-import { normalizeRoutes } from './normalize.js';
-import { resolveRoutes } from './resolve.js';
+import { normalizeHandlerGroups, normalizeRoutes } from './normalize.js';
+import { resolveApp } from './resolve.js';
 import { SourceIndex } from './source-index.js';
 import type { CompiledApp } from './types.js';
 import { validateDrafts } from './validate.js';
@@ -69,9 +70,11 @@ export async function compile(
   }
   index.refresh(loaded.files);
   const diagnostics = new Diagnostics();
-  const drafts = normalizeRoutes(loaded.recording.routes, config, diagnostics);
+  const definitions = expandRoutes(loaded.recording.routes, config, index, diagnostics);
+  const drafts = normalizeRoutes(definitions, config, diagnostics);
   validateDrafts(drafts, config.root, diagnostics);
-  const app = resolveRoutes(drafts, config, index, diagnostics);
+  const handlerGroups = normalizeHandlerGroups(loaded.recording, diagnostics);
+  const app = resolveApp(drafts, handlerGroups, loaded.recording, config, index, diagnostics);
   if (diagnostics.errors.length > 0) throw new BuildError(diagnostics.errors, config.root);
   const chunks = emitModule(app, {
     outFile: config.outFile,

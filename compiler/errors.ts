@@ -69,4 +69,9 @@ export class Diagnostics {
   warn(code: ErrorCode, message: string, loc: SourceLocation, hint?: string): void {
     this.warnings.push(new RouteDefinitionError(code, message, loc, hint));
   }
+
+  /** A separate collection, for checks whose errors may become warnings. */
+  scratch(): Diagnostics {
+    return new Diagnostics();
+  }
 }

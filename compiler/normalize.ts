@@ -2,48 +2,55 @@ import { toList } from '../runtime/dsl/register.js';
 import type {
   Callback,
   ClassRef,
-  ClassReference,
   GroupDefinition,
   Located,
+  Recording,
   RegexLike,
   RouteDefinition,
-  SourceLocation,
 } from '../runtime/dsl/types.js';
 import type { ResolvedConfig } from './config.js';
 import { trimNamespace } from './config.js';
 import type { Diagnostics } from './errors.js';
+import {
+  domainOf,
+  groupChain,
+  groupReferences,
+  prefixRegex,
+  whereFor,
+  type SitedReference,
+} from './groups.js';
+import { translateMatch } from './match-regex.js';
 import { joinUrl, parsePattern, patternRegex } from './pattern.js';
 import { embedRegex } from './regex.js';
-import type { ParamSpec, PatternToken } from './types.js';
+import type { DomainSpec, MatchSpec, ParamSpec, PatternToken } from './types.js';
 
 /** The spec's default parameter regex. */
 const DEFAULT_PARAM_REGEX = '\\w+';
 
-/** A route with its groups merged; handlers and middleware are resolved next. */
+/** A route with its groups merged; handlers and classes are resolved next. */
 export interface RouteDraft {
-  index: number;
   verbs: string[];
   url: string;
   tokens: PatternToken[];
   params: ParamSpec[];
   regex: string;
+  match: MatchSpec | undefined;
+  domain: DomainSpec | undefined;
   name: Located<string> | undefined;
   callback: Located<Callback | ClassRef>;
   /** Absolute namespace for relative `'Class@method'` callbacks. */
   namespace: string;
-  middleware: Located<ClassReference>[];
-  /** Where each middleware value sits: group attribute or route call, and its list index. */
-  middlewareSites: MiddlewareSite[];
+  middleware: SitedReference[];
+  /** Exception handlers, innermost group first. */
+  handlers: SitedReference[];
   definition: RouteDefinition;
 }
 
-/** How to find a middleware value in the source: the call, and where in its arguments. */
-export interface MiddlewareSite {
-  loc: SourceLocation;
-  /** `attribute`: in a `middleware` setting of the call's first object argument. */
-  kind: 'attribute' | 'argument';
-  /** Position in the attribute's list (attribute) or argument index (argument). */
-  index: number;
+/** A group with exception handlers, for requests no route matches. */
+export interface HandlerGroupDraft {
+  prefix: string;
+  domain: string | undefined;
+  handlers: SitedReference[];
 }
 
 /** Merges groups into each route: URL, parameters and regexes, name, namespace, middleware. */
@@ -54,17 +61,39 @@ export function normalizeRoutes(
 ): RouteDraft[] {
   const drafts: RouteDraft[] = [];
   for (const definition of definitions) {
-    const draft = normalizeRoute(definition, drafts.length, config, diagnostics);
+    const draft = normalizeRoute(definition, config, diagnostics);
     if (draft) drafts.push(draft);
   }
   return drafts;
+}
+
+/** Groups with exception handlers, innermost (deepest) first, then in registration order. */
+export function normalizeHandlerGroups(
+  recording: Recording,
+  diagnostics: Diagnostics,
+): HandlerGroupDraft[] {
+  const out: (HandlerGroupDraft & { depth: number; id: number })[] = [];
+  for (const group of recording.groups) {
+    if (toList(group.attributes.exceptionHandler).length === 0) continue;
+    const chain = groupChain(group);
+    const prefix = prefixRegex(chain, group.basepath);
+    const domain = domainOf(chain, diagnostics);
+    if (prefix === undefined || domain === null) continue;
+    out.push({
+      prefix,
+      domain: domain?.regex,
+      handlers: groupReferences([group], 'exceptionHandler'),
+      depth: chain.length,
+      id: group.id,
+    });
+  }
+  return out.sort((a, b) => b.depth - a.depth || a.id - b.id);
 }
 
 // --- internal ---
 
 function normalizeRoute(
   def: RouteDefinition,
-  index: number,
   config: ResolvedConfig,
   diagnostics: Diagnostics,
 ): RouteDraft | undefined {
@@ -98,27 +127,35 @@ function normalizeRoute(
     token.regex = embedded.source;
     params.push({ name: token.name, optional: token.optional, regex: embedded.source });
   }
+  const domain = domainOf(groups, diagnostics);
+  const match = matchOf(def, diagnostics);
+  if (domain === null || match === null) return undefined;
+  for (const param of domain?.params ?? []) {
+    if (params.some((p) => p.name === param.name)) {
+      diagnostics.error(
+        'E_PATTERN',
+        `the parameter "{${param.name}}" is both in the domain and in the URL`,
+        def.loc,
+      );
+      return undefined;
+    }
+  }
   warnUnknownWhere(def, params, diagnostics);
   return {
-    index,
     verbs: def.verbs,
     url,
     tokens,
     params,
     regex: patternRegex(tokens),
+    match,
+    domain,
     name: routeName(def, groups),
     callback: def.callback,
     namespace: namespaceOf(def, groups, config),
-    ...middlewareOf(def, groups),
+    middleware: [...groupReferences(groups, 'middleware'), ...routeMiddleware(def)],
+    handlers: groupReferences([...groups].reverse(), 'exceptionHandler'),
     definition: def,
   };
-}
-
-/** Outermost group first. */
-function groupChain(group: GroupDefinition | undefined): GroupDefinition[] {
-  const chain: GroupDefinition[] = [];
-  for (let g = group; g; g = g.parent) chain.unshift(g);
-  return chain;
 }
 
 /** `where` of the route, then of the groups (innermost first), then the default regexes. */
@@ -131,10 +168,8 @@ function paramRegex(
     const where = def.where[i]!;
     if (Object.hasOwn(where.value, name)) return { value: where.value[name]!, loc: where.loc };
   }
-  for (let i = groups.length - 1; i >= 0; i--) {
-    const where = groups[i]!.attributes.where;
-    if (where && Object.hasOwn(where, name)) return { value: where[name]!, loc: groups[i]!.loc };
-  }
+  const fromGroup = whereFor(name, groups);
+  if (fromGroup) return fromGroup;
   if (def.settings.defaultParameterRegex !== undefined) {
     return { value: def.settings.defaultParameterRegex, loc: def.loc };
   }
@@ -143,6 +178,20 @@ function paramRegex(
     if (regex !== undefined) return { value: regex, loc: groups[i]!.loc };
   }
   return { value: DEFAULT_PARAM_REGEX, loc: def.loc };
+}
+
+function matchOf(def: RouteDefinition, diagnostics: Diagnostics): MatchSpec | undefined | null {
+  if (!def.match) return undefined;
+  const translated = translateMatch(def.match.value);
+  if (translated.ok)
+    return { source: translated.source, flags: translated.flags, captures: translated.captures };
+  diagnostics.error(
+    'E_REGEX',
+    `setMatch(): ${translated.reason}`,
+    def.match.loc,
+    translated.hint || undefined,
+  );
+  return null;
 }
 
 function warnUnknownWhere(
@@ -171,15 +220,14 @@ function routeName(def: RouteDefinition, groups: GroupDefinition[]): Located<str
 }
 
 /** Group namespaces append; one starting with `\` replaces; the default goes before relative ones. */
-function namespaceOf(
+export function namespaceOf(
   def: RouteDefinition,
   groups: GroupDefinition[],
   config: ResolvedConfig,
 ): string {
   let current = '';
   let absolute = false;
-  const chain = [...groups.map((g) => g.attributes.namespace), def.namespace?.value];
-  for (const ns of chain) {
+  for (const ns of [...groups.map((g) => g.attributes.namespace), def.namespace?.value]) {
     if (ns === undefined || ns === '') continue;
     if (ns.startsWith('\\')) {
       current = trimNamespace(ns);
@@ -193,27 +241,14 @@ function namespaceOf(
   return current ? `${base}\\${current}` : base;
 }
 
-/** Group middleware (outermost first, in list order), then the route's own. */
-function middlewareOf(
-  def: RouteDefinition,
-  groups: GroupDefinition[],
-): Pick<RouteDraft, 'middleware' | 'middlewareSites'> {
-  const middleware: Located<ClassReference>[] = [];
-  const middlewareSites: MiddlewareSite[] = [];
-  for (const group of groups) {
-    toList(group.attributes.middleware).forEach((value, index) => {
-      middleware.push({ value, loc: group.loc });
-      middlewareSites.push({ loc: group.loc, kind: 'attribute', index });
-    });
-  }
+/** The route's own middleware: from its settings, then `addMiddleware()` calls. */
+function routeMiddleware(def: RouteDefinition): SitedReference[] {
   const fromSettings = toList(def.settings.middleware).length;
-  def.middleware.forEach((entry, i) => {
-    middleware.push(entry);
-    middlewareSites.push(
+  return def.middleware.map((entry, i) => ({
+    value: entry.value,
+    site:
       i < fromSettings
-        ? { loc: entry.loc, kind: 'attribute', index: i }
-        : { loc: entry.loc, kind: 'argument', index: 0 },
-    );
-  });
-  return { middleware, middlewareSites };
+        ? { loc: entry.loc, kind: 'attribute', attribute: 'middleware', index: i }
+        : { loc: entry.loc, kind: 'argument', attribute: '', index: 0 },
+  }));
 }

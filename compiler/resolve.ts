@@ -1,23 +1,31 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Node, type CallExpression, type Expression } from 'ts-morph';
-import type { ClassReference, Located, SourceLocation } from '../runtime/dsl/types.js';
+import type { Recording, SourceLocation } from '../runtime/dsl/types.js';
+import { checkMethod, findClass, resolveReference } from './classes.js';
 import { closureDeps, locationOf } from './closures.js';
 import type { ResolvedConfig } from './config.js';
 import type { Diagnostics } from './errors.js';
-import type { MiddlewareSite, RouteDraft } from './normalize.js';
+import type { SitedReference } from './groups.js';
+import type { HandlerGroupDraft, RouteDraft } from './normalize.js';
 import type { FoundClass, SourceIndex } from './source-index.js';
-import type { CompiledApp, HandlerRef, MiddlewareRef, RouteRecord } from './types.js';
-
-const EXTENSIONS = ['.ts', '.tsx', '.mts', '.js', '.mjs', '/index.ts', '/index.js'];
+import type {
+  ClassRefResolved,
+  CompiledApp,
+  HandlerRef,
+  MiddlewareRef,
+  RouteRecord,
+} from './types.js';
 
 /**
  * Resolves what each route calls: `'Class@method'` through the namespaces, `[Class, 'method']`
- * and class values through the imports of the route file, closures by hoisting them. Every
- * missing module, class or method is an error at the route's `file:line:col`.
+ * and class values through the imports of the route file, closures by hoisting them; and the
+ * middleware, exception handlers, boot managers and CSRF verifier. Every missing module, class
+ * or method is an error at the `file:line:col` of the call that named it.
  */
-export function resolveRoutes(
+export function resolveApp(
   drafts: readonly RouteDraft[],
+  handlerGroups: readonly HandlerGroupDraft[],
+  recording: Recording,
   config: ResolvedConfig,
   index: SourceIndex,
   diagnostics: Diagnostics,
@@ -25,49 +33,119 @@ export function resolveRoutes(
   const app: CompiledApp = {
     root: config.root,
     routes: [],
+    handlerGroups: [],
+    bootManagers: [],
+    csrfVerifier: undefined,
+    errorRedirect: undefined,
     closures: [],
     imports: [],
     constants: [],
   };
+  const references = new ReferenceCache(config, index, diagnostics);
   for (const draft of drafts) {
-    const handler = resolveHandler(draft, config, index, app, diagnostics);
-    const middleware = draft.middleware.map((m, i) =>
-      resolveMiddleware(m, draft.middlewareSites[i]!, config, index, diagnostics),
-    );
-    if (!handler || middleware.some((m) => m === undefined)) continue;
-    const record: RouteRecord = {
-      index: app.routes.length,
-      verbs: draft.verbs,
-      url: draft.url,
-      tokens: draft.tokens,
-      params: draft.params,
-      regex: draft.regex,
-      name: draft.name?.value,
-      handler: handler.ref,
-      handlerLabel: handler.label,
-      middleware: middleware as MiddlewareRef[],
-      source: draft.definition.loc,
-    };
-    app.routes.push(record);
+    const record = resolveRoute(draft, app, config, index, diagnostics, references);
+    if (record) app.routes.push(record);
   }
+  for (const group of handlerGroups) {
+    const handlers = references.all(group.handlers, 'handleError');
+    if (handlers) app.handlerGroups.push({ prefix: group.prefix, domain: group.domain, handlers });
+  }
+  const router = recording.router;
+  app.bootManagers = references.all(router.bootManagers.map(argumentReference), 'boot') ?? [];
+  app.csrfVerifier =
+    router.csrfVerifier && references.one(argumentReference(router.csrfVerifier), 'handle');
+  app.errorRedirect = router.error?.value.redirect ? router.error.value.url : undefined;
   return app;
 }
 
-/** The module file of a fully qualified class name, by the longest matching namespace. */
-export function fileOfClass(
-  fqn: string,
-  config: ResolvedConfig,
-): { file?: string; tried: string[] } {
-  const key = Object.keys(config.namespaces)
-    .filter((ns) => fqn.startsWith(`${ns}\\`))
-    .sort((a, b) => b.length - a.length)[0];
-  if (key === undefined) return { tried: [] };
-  const base = path.join(config.namespaces[key]!, ...fqn.slice(key.length + 1).split('\\'));
-  const tried = EXTENSIONS.map((ext) => base + ext);
-  return { file: tried.find((f) => existsSync(f)), tried };
+// --- internal ---
+
+function argumentReference(entry: {
+  value: SitedReference['value'];
+  loc: SourceLocation;
+}): SitedReference {
+  return {
+    value: entry.value,
+    site: { loc: entry.loc, kind: 'argument', attribute: '', index: 0 },
+  };
 }
 
-// --- internal ---
+/** Resolves each reference once (a group's middleware serves all of its routes). */
+class ReferenceCache {
+  readonly #cache = new Map<string, (ClassRefResolved & { args: string[] }) | undefined>();
+
+  constructor(
+    readonly config: ResolvedConfig,
+    readonly index: SourceIndex,
+    readonly diagnostics: Diagnostics,
+  ) {}
+
+  one(
+    reference: SitedReference,
+    method: string,
+  ): (ClassRefResolved & { args: string[] }) | undefined {
+    const { loc, kind, attribute, index } = reference.site;
+    const key = `${typeof reference.value === 'string' ? reference.value : `${loc.file}:${loc.line}:${loc.column}:${kind}:${attribute}:${index}`}\0${method}`;
+    if (!this.#cache.has(key))
+      this.#cache.set(
+        key,
+        resolveReference(reference, method, this.config, this.index, this.diagnostics),
+      );
+    return this.#cache.get(key);
+  }
+
+  all(
+    references: readonly SitedReference[],
+    method: string,
+  ): (ClassRefResolved & { args: string[] })[] | undefined {
+    const resolved = references.map((r) => this.one(r, method));
+    return resolved.every((r) => r !== undefined)
+      ? (resolved as (ClassRefResolved & { args: string[] })[])
+      : undefined;
+  }
+}
+
+function resolveRoute(
+  draft: RouteDraft,
+  app: CompiledApp,
+  config: ResolvedConfig,
+  index: SourceIndex,
+  diagnostics: Diagnostics,
+  references: ReferenceCache,
+): RouteRecord | undefined {
+  const optional = draft.definition.optionalMethod === true;
+  const target = optional ? diagnostics.scratch() : diagnostics;
+  const handler = resolveHandler(draft, app, config, index, target);
+  if (optional && !handler) {
+    for (const error of target.errors)
+      diagnostics.warn(
+        error.code,
+        `${error.message}; the resource route ${draft.verbs.join('|')} ${draft.url} is left out`,
+        error.loc,
+        error.hint,
+      );
+    return undefined;
+  }
+  const middleware = references.all(draft.middleware, 'handle') as MiddlewareRef[] | undefined;
+  const handlers = references.all(draft.handlers, 'handleError');
+  if (!handler || !middleware || !handlers) return undefined;
+  return {
+    index: app.routes.length,
+    verbs: draft.verbs,
+    url: draft.url,
+    tokens: draft.tokens,
+    params: draft.params,
+    regex: draft.regex,
+    name: draft.name?.value,
+    handler: handler.ref,
+    handlerLabel: handler.label,
+    middleware,
+    match: draft.match,
+    domain: draft.domain,
+    handlers: handlers.map(({ class: c, label }) => ({ class: c, label })),
+    source: draft.definition.loc,
+  };
+}
 
 interface Resolved {
   ref: HandlerRef;
@@ -76,44 +154,37 @@ interface Resolved {
 
 function resolveHandler(
   draft: RouteDraft,
+  app: CompiledApp,
   config: ResolvedConfig,
   index: SourceIndex,
-  app: CompiledApp,
   diagnostics: Diagnostics,
 ): Resolved | undefined {
-  const callback = draft.callback;
-  const value = callback.value;
+  const { value, loc } = draft.callback;
   if (typeof value === 'string')
-    return resolveString(value, draft.namespace, callback.loc, config, index, diagnostics);
-  const call = index.callAt(callback.loc);
+    return resolveString(value, draft.namespace, loc, config, index, diagnostics);
+  const call = index.callAt(loc);
   const argument = call && callbackArgument(call);
   if (!argument) {
     diagnostics.error(
       'E_CALLBACK',
       'the route callback could not be found in the source',
-      callback.loc,
+      loc,
       'write the callback inline in the route call',
     );
     return undefined;
   }
   if (Array.isArray(value))
-    return resolveTuple(
-      value as readonly [unknown, string],
-      argument,
-      callback.loc,
-      index,
-      diagnostics,
-    );
-  if (typeof value === 'function') return hoist(argument, callback.loc, app, diagnostics);
+    return resolveTuple(value as readonly [unknown, string], argument, loc, index, diagnostics);
+  if (typeof value === 'function') return hoist(argument, loc, app, diagnostics);
   diagnostics.error(
     'E_CALLBACK',
-    `a route callback must be a closure, 'Class@method' or [Class, 'method']`,
-    callback.loc,
+    "a route callback must be a closure, 'Class@method' or [Class, 'method']",
+    loc,
   );
   return undefined;
 }
 
-/** `get(url, cb)`: argument 1; `match(verbs, url, cb)`: argument 2. */
+/** `get(url, cb)`, `resource(url, C)`: argument 1; `match(verbs, url, cb)`: argument 2. */
 function callbackArgument(call: CallExpression): Node | undefined {
   const callee = call.getExpression();
   const method = Node.isPropertyAccessExpression(callee) ? callee.getName() : '';
@@ -143,12 +214,10 @@ function resolveString(
   const fqn = className.startsWith('\\') ? className.slice(1) : `${namespace}\\${className}`;
   const found = findClass(fqn, loc, config, index, diagnostics);
   if (!found || !checkMethod(found, method, loc, index, diagnostics)) return undefined;
-  return {
-    ref: { kind: 'method', class: found.import, className: found.name, method },
-    label: text,
-  };
+  return methodRef(found, method, text);
 }
 
+/** `[Class, 'method']`, or a class argument (`resource(url, Class)`) with the method chosen by the compiler. */
 function resolveTuple(
   value: readonly [unknown, string],
   argument: Node,
@@ -156,22 +225,23 @@ function resolveTuple(
   index: SourceIndex,
   diagnostics: Diagnostics,
 ): Resolved | undefined {
-  const first = Node.isArrayLiteralExpression(argument) ? argument.getElements()[0] : undefined;
-  const found = first && index.classOf(first);
+  const classNode = Node.isArrayLiteralExpression(argument) ? argument.getElements()[0] : argument;
+  const found = classNode && index.classOf(classNode);
   if (!found) {
     diagnostics.error(
       'E_CLASS',
-      'the class of the [Class, method] callback must be an exported class imported by the route file',
+      'the controller class must be an exported class imported by the route file',
       loc,
     );
     return undefined;
   }
   const method = value[1];
   if (!checkMethod(found, method, loc, index, diagnostics)) return undefined;
-  return {
-    ref: { kind: 'method', class: found.import, className: found.name, method },
-    label: `${found.name}@${method}`,
-  };
+  return methodRef(found, method, `${found.name}@${method}`);
+}
+
+function methodRef(found: FoundClass, method: string, label: string): Resolved {
+  return { ref: { kind: 'method', class: found.import, className: found.name, method }, label };
 }
 
 function hoist(
@@ -192,103 +262,8 @@ function hoist(
   }
   const id = app.closures.length;
   app.closures.push({ id, text: argument.getText(), source: locationOf(argument) });
-  const file = path.basename(loc.file);
-  return { ref: { kind: 'closure', closure: id }, label: `closure ${file}:${loc.line}` };
-}
-
-function resolveMiddleware(
-  entry: Located<ClassReference>,
-  site: MiddlewareSite,
-  config: ResolvedConfig,
-  index: SourceIndex,
-  diagnostics: Diagnostics,
-): MiddlewareRef | undefined {
-  if (typeof entry.value === 'string') {
-    const [className = '', ...args] = entry.value.split(':');
-    const root = Object.keys(config.namespaces)[0] ?? 'App';
-    const fqn = className.startsWith('\\') ? className.slice(1) : `${root}\\${className}`;
-    const found = findClass(fqn, entry.loc, config, index, diagnostics);
-    if (!found || !checkMethod(found, 'handle', entry.loc, index, diagnostics)) return undefined;
-    return { class: found.import, label: entry.value, args };
-  }
-  const node = middlewareNode(site, index);
-  const found = node && index.classOf(node);
-  if (!found) {
-    diagnostics.error(
-      'E_CLASS',
-      'a middleware class must be an exported class imported by the route file',
-      entry.loc,
-      "or name it as a string, e.g. 'Middleware\\Auth:admin'",
-    );
-    return undefined;
-  }
-  if (!checkMethod(found, 'handle', entry.loc, index, diagnostics)) return undefined;
-  return { class: found.import, label: found.name, args: [] };
-}
-
-/** The expression of a middleware class value: in a `middleware` setting, or an argument. */
-function middlewareNode(site: MiddlewareSite, index: SourceIndex): Node | undefined {
-  const call = index.callAt(site.loc);
-  if (!call) return undefined;
-  if (site.kind === 'argument') return call.getArguments()[site.index];
-  for (const argument of call.getArguments()) {
-    if (!Node.isObjectLiteralExpression(argument)) continue;
-    const property = argument.getProperty('middleware');
-    const value =
-      property && Node.isPropertyAssignment(property) ? property.getInitializer() : undefined;
-    if (!value) continue;
-    return Node.isArrayLiteralExpression(value) ? value.getElements()[site.index] : value;
-  }
-  return undefined;
-}
-
-function findClass(
-  fqn: string,
-  loc: SourceLocation,
-  config: ResolvedConfig,
-  index: SourceIndex,
-  diagnostics: Diagnostics,
-): FoundClass | undefined {
-  const { file, tried } = fileOfClass(fqn, config);
-  if (!file) {
-    const where = tried.length
-      ? `looked for ${path.relative(config.root, tried[0]!)}`
-      : `no namespace in the config maps "${fqn.split('\\')[0]}"`;
-    diagnostics.error(
-      'E_MODULE',
-      `no module for class ${fqn} (${where})`,
-      loc,
-      'check the class name and namespace, or the `namespaces` setting in course.config.ts',
-    );
-    return undefined;
-  }
-  const name = fqn.slice(fqn.lastIndexOf('\\') + 1);
-  const found = index.exportedClassIn(file, name);
-  if (!found) {
-    diagnostics.error(
-      'E_CLASS',
-      `${path.relative(config.root, file)} does not export a class ${name}`,
-      loc,
-      `export it: export class ${name} { … }`,
-    );
-  }
-  return found;
-}
-
-function checkMethod(
-  found: FoundClass,
-  method: string,
-  loc: SourceLocation,
-  index: SourceIndex,
-  diagnostics: Diagnostics,
-): boolean {
-  const methods = index.methodsOf(found);
-  if (methods.includes(method)) return true;
-  diagnostics.error(
-    'E_METHOD',
-    `class ${found.name} has no method ${method}`,
-    loc,
-    methods.length ? `its methods: ${methods.join(', ')}` : `add ${method}() to ${found.name}`,
-  );
-  return false;
+  return {
+    ref: { kind: 'closure', closure: id },
+    label: `closure ${path.basename(loc.file)}:${loc.line}`,
+  };
 }

@@ -20,6 +20,36 @@ export interface MiddlewareRef {
   args: string[];
 }
 
+/** A class the router instantiates: exception handler, boot manager, CSRF verifier. */
+export interface ClassRefResolved {
+  class: ClassImport;
+  label: string;
+}
+
+/** The host a route is restricted to (`domain` of its innermost group that sets one). */
+export interface DomainSpec {
+  pattern: string;
+  tokens: PatternToken[];
+  params: ParamSpec[];
+  /** Anchored, case-insensitive regex over the host (lower-case, no port). */
+  regex: string;
+}
+
+/** A `setMatch()` regex: the route matches when it matches the path. */
+export interface MatchSpec {
+  source: string;
+  flags: string;
+  captures: number;
+}
+
+/** Groups with exception handlers, for requests that match no route. */
+export interface HandlerGroup {
+  /** Anchored regex of the group's prefix (followed by `/` or the end). */
+  prefix: string;
+  domain: string | undefined;
+  handlers: ClassRefResolved[];
+}
+
 /** One piece of a URL pattern. */
 export type PatternToken =
   | { kind: 'literal'; text: string }
@@ -51,6 +81,10 @@ export interface RouteRecord {
   /** `UserController@show`, `closure`… for people. */
   handlerLabel: string;
   middleware: MiddlewareRef[];
+  match: MatchSpec | undefined;
+  domain: DomainSpec | undefined;
+  /** Exception handlers of the route's groups, innermost first. */
+  handlers: ClassRefResolved[];
   source: SourceLocation;
 }
 
@@ -86,6 +120,12 @@ export interface HoistedConstant {
 export interface CompiledApp {
   root: string;
   routes: RouteRecord[];
+  /** Handler groups, innermost first, for unmatched requests. */
+  handlerGroups: HandlerGroup[];
+  bootManagers: ClassRefResolved[];
+  csrfVerifier: ClassRefResolved | undefined;
+  /** `Course.error(true, url)`. */
+  errorRedirect: string | undefined;
   closures: HoistedClosure[];
   imports: CodeImport[];
   constants: HoistedConstant[];

@@ -9,11 +9,14 @@ import {
   decodeParam as d,
   defineRoutes,
   firstSegment,
+  handlersOf,
   url as currentUrl,
 } from 'course-router';
 import type {
   Candidate,
+  HandlerGroup,
   MatchHit,
+  Params,
   ParamValue,
   Query,
   RouteEntry,
@@ -48,6 +51,7 @@ const routes: RouteEntry[] = [
     handler: 'closure routes.ts:6',
     call: () => $h0(),
     middleware: [],
+    handlers: [],
     source: 'fixtures/app/routes.ts:6:8',
   },
   {
@@ -57,6 +61,7 @@ const routes: RouteEntry[] = [
     handler: 'closure routes.ts:8',
     call: (p) => $h1(p[0]),
     middleware: [],
+    handlers: [],
     source: 'fixtures/app/routes.ts:8:8',
   },
   {
@@ -66,6 +71,7 @@ const routes: RouteEntry[] = [
     handler: 'UserController@show',
     call: (p) => new $c2().show(p[0]),
     middleware: [],
+    handlers: [],
     source: 'fixtures/app/routes.ts:10:8',
   },
   {
@@ -75,6 +81,7 @@ const routes: RouteEntry[] = [
     handler: 'UserController@posts',
     call: (p) => new $c2().posts(p[0], p[1]),
     middleware: [],
+    handlers: [],
     source: 'fixtures/app/routes.ts:11:8',
   },
   {
@@ -84,6 +91,7 @@ const routes: RouteEntry[] = [
     handler: 'HomeController@contact',
     call: () => new $c3().contact(),
     middleware: [],
+    handlers: [],
     source: 'fixtures/app/routes.ts:15:8',
   },
   {
@@ -93,6 +101,7 @@ const routes: RouteEntry[] = [
     handler: 'closure routes.ts:17',
     call: () => $h2(),
     middleware: [],
+    handlers: [],
     source: 'fixtures/app/routes.ts:17:8',
   },
   {
@@ -102,6 +111,7 @@ const routes: RouteEntry[] = [
     handler: 'HomeController@dashboard',
     call: () => new $c3().dashboard(),
     middleware: [{ use: $c4, args: ['admin'] }],
+    handlers: [],
     source: 'fixtures/app/routers/admin.ts:4:10',
   },
   {
@@ -111,6 +121,7 @@ const routes: RouteEntry[] = [
     handler: 'UserController@show',
     call: (p) => new $c2().show(p[0]),
     middleware: [{ use: $c4, args: ['admin'] }],
+    handlers: [],
     source: 'fixtures/app/routers/admin.ts:5:10',
   },
 ];
@@ -145,10 +156,11 @@ const $static: Record<string, Record<string, MatchHit>> = {
   },
 } as never;
 
-function match(method: string, path: string): MatchHit | undefined {
+function match(method: string, path: string, host: string): MatchHit | undefined {
   const entry = $static[path];
   if (entry !== undefined) return entry[method] ?? entry['*'];
   let m: RegExpExecArray | null;
+  let h: RegExpExecArray | null;
   switch (firstSegment(path)) {
     case 'hello':
       if ((method === 'GET' || method === 'HEAD') && (m = $r1.exec(path)) !== null)
@@ -187,9 +199,11 @@ function candidates(segment: string): Candidate[] {
   }
 }
 
-function allowed(path: string): string[] {
+function allowed(path: string, host: string): string[] {
   const entry = $static[path];
-  return entry !== undefined ? Object.keys(entry) : allowedBy(candidates(firstSegment(path)), path);
+  return entry !== undefined
+    ? Object.keys(entry)
+    : allowedBy(candidates(firstSegment(path)), path, host);
 }
 
 const names: Record<string, readonly UrlPart[]> = {
@@ -205,6 +219,10 @@ const names: Record<string, readonly UrlPart[]> = {
   'UserController@posts': ['/user', ['id', 0, '/'], '/posts', ['slug', 1, '/']],
   'HomeController@contact': ['/contact'],
   'HomeController@dashboard': ['/admin'],
+} as never;
+
+const hosts: Record<string, readonly UrlPart[]> = {
+  __proto__: null,
 } as never;
 
 /** Route names and their parameters, for `url()`. */
@@ -226,7 +244,29 @@ declare module 'course-router' {
   interface RouteParams extends AppRouteParams {}
 }
 
-const table = defineRoutes({ routes, match, allowed, names });
+const $handlerGroups: HandlerGroup[] = [];
+
+const callbacks: Record<string, (p: Params) => unknown> = {
+  __proto__: null,
+  'UserController@show': (p) => new $c2()['show'](...p),
+  'UserController@posts': (p) => new $c2()['posts'](...p),
+  'HomeController@contact': (p) => new $c3()['contact'](...p),
+  'HomeController@dashboard': (p) => new $c3()['dashboard'](...p),
+} as never;
+
+const table = defineRoutes({
+  routes,
+  match,
+  allowed,
+  names,
+  hosts,
+  usesHost: false,
+  handlersFor: (path: string, host: string) => handlersOf($handlerGroups, path, host),
+  bootManagers: [],
+  csrfVerifier: undefined,
+  errorRedirect: undefined,
+  callbacks,
+});
 export default table;
 
 /** The URL of a named route of this app, checked by tsc; with no arguments, the current URL. */

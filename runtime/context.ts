@@ -3,9 +3,22 @@ import type { CourseRequest } from './request.js';
 import type { CourseResponse } from './response.js';
 import type { RouteTable } from './types.js';
 
+/** Options of `Course.start()`. */
+export interface StartOptions {
+  /** Show error messages and stacks in 500 responses. Never in production. */
+  debug?: boolean;
+  /** Called with every error that becomes a 5xx; defaults to `console.error`. */
+  onError?: (error: unknown, request: CourseRequest) => void;
+  /** Key that signs CSRF cookies [`COURSE_SECRET`, else random per process]. */
+  secret?: string;
+  /** Largest form or JSON body the router reads, in bytes [1 MiB]. */
+  bodyLimit?: number;
+}
+
 /** What `request()`, `response()` and `url()` see while a request is served. */
 export interface RequestContext {
   readonly table: RouteTable;
+  readonly options: StartOptions;
   readonly request: CourseRequest;
   readonly response: CourseResponse;
 }

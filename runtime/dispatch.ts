@@ -1,42 +1,52 @@
-import { storage } from './context.js';
+import { storage, type StartOptions } from './context.js';
 import {
   HttpException,
   MethodNotAllowedHttpException,
   NotFoundHttpException,
   statusText,
 } from './errors.js';
+import { parseTarget } from './path.js';
 import type { CourseRequest } from './request.js';
 import { CourseResponse } from './response.js';
 import { applyResult } from './result.js';
-import type { MatchHit, RouteTable } from './types.js';
+import type { RouteTable } from './types.js';
+import { buildUrl } from './url.js';
 
-/** Options of `Course.start()`. */
-export interface StartOptions {
-  /** Show error messages and stacks in 500 responses. Never in production. */
-  debug?: boolean;
-  /** Called with every error that becomes a 5xx; defaults to `console.error`. */
-  onError?: (error: unknown, request: CourseRequest) => void;
-}
+export type { StartOptions } from './context.js';
 
 /** What a request ends with: our response, or a Fetch `Response` a route returned. */
 export type Outcome = CourseResponse | Response;
 
-/** Serves one request: match, middleware, callback, and the error boundary. */
+/** What a boot manager receives as its router. */
+export interface BootRouter {
+  readonly table: RouteTable;
+  url(name: string, params?: Readonly<Record<string, unknown>> | readonly unknown[]): string;
+}
+
+/** Serves one request: boot managers, match, CSRF, middleware, callback, and error handling. */
 export function dispatch(
   table: RouteTable,
   options: StartOptions,
   request: CourseRequest,
 ): Promise<Outcome> {
   const response = new CourseResponse();
-  return storage.run({ table, request, response }, () => serve(table, options, request, response));
+  if (options.bodyLimit !== undefined) request.bodyLimit = options.bodyLimit;
+  return storage.run({ table, options, request, response }, () =>
+    serve(table, options, request, response),
+  );
 }
 
 /** The response for a request that never reached the router (a malformed target). */
 export function badRequest(): CourseResponse {
-  return errorResponse(new HttpException(400), {}, undefined);
+  return statusResponse(new HttpException(400), {}, undefined);
 }
 
 // --- internal ---
+
+// A rewrite may lead to another; past this many the request fails instead of looping.
+const MAX_REWRITES = 5;
+const SPOOFABLE = new Set(['PUT', 'PATCH', 'DELETE']);
+const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 async function serve(
   table: RouteTable,
@@ -44,55 +54,152 @@ async function serve(
   request: CourseRequest,
   response: CourseResponse,
 ): Promise<Outcome> {
+  const host = request.getHeader('host');
+  if (host !== undefined && !HOST.test(host))
+    return statusResponse(new HttpException(400, 'Bad Host header'), options, request);
   try {
-    const hit = table.match(request.method, request.path);
-    if (hit === undefined) throw miss(table, request.path);
-    request.loaded = hit;
-    return await run(hit, request, response);
+    if (table.bootManagers?.length) await boot(table, request);
+    if (request.method === 'POST') await spoof(request);
+    return await route(table, request, response, 0);
   } catch (error) {
-    return errorResponse(error, options, request);
+    return fail(error, table, options, request, response, 0);
   }
 }
 
-async function run(
-  hit: MatchHit,
+async function boot(table: RouteTable, request: CourseRequest): Promise<void> {
+  const router: BootRouter = { table, url: (name, params) => buildUrl(table, name, params) };
+  for (const Manager of table.bootManagers!)
+    await new Manager().boot(router as never, request as never);
+  takeRewriteUrl(request);
+}
+
+/** `_method` from a POSTed form: PUT, PATCH or DELETE (CONTRACT 5.1). */
+async function spoof(request: CourseRequest): Promise<void> {
+  const form = await request.form();
+  const method = form?.get('_method')?.toUpperCase();
+  if (method && SPOOFABLE.has(method)) request.method = method;
+}
+
+async function route(
+  table: RouteTable,
   request: CourseRequest,
   response: CourseResponse,
+  depth: number,
 ): Promise<Outcome> {
+  const host = table.usesHost ? request.getHost() : '';
+  const hit = table.match(request.method, request.path, host);
+  if (hit === undefined) {
+    if (table.errorRedirect !== undefined && table.allowed(request.path, host).length === 0) {
+      return response.redirect(table.errorRedirect, 302);
+    }
+    throw miss(table, request.path, host);
+  }
+  request.loaded = hit;
+  if (table.csrfVerifier) await new table.csrfVerifier().handle(request as never);
   const middleware = hit.route.middleware;
   for (let i = 0; i < middleware.length; i++) {
     const entry = middleware[i]!;
-    const instance = new entry.use();
-    const stop: unknown = await instance.handle(request as never, ...entry.args);
+    const stop: unknown = await new entry.use().handle(request as never, ...entry.args);
+    if (pendingRewrite(request)) return rewrite(table, request, response, depth);
     if (stop !== undefined && stop !== null) return applyResult(stop, response);
   }
   const value: unknown = await hit.route.call(hit.params);
+  if (pendingRewrite(request)) return rewrite(table, request, response, depth);
   return applyResult(value, response);
 }
 
-function miss(table: RouteTable, path: string): HttpException {
-  const allowed = table.allowed(path);
+function pendingRewrite(request: CourseRequest): boolean {
+  return request.rewriteUrl !== undefined || request.rewriteCallback !== undefined;
+}
+
+/** Serves a rewrite set by a boot manager, middleware, callback or exception handler. */
+async function rewrite(
+  table: RouteTable,
+  request: CourseRequest,
+  response: CourseResponse,
+  depth: number,
+): Promise<Outcome> {
+  if (depth >= MAX_REWRITES)
+    throw new Error(`course: more than ${MAX_REWRITES} rewrites for ${request.target}`);
+  const callback = request.rewriteCallback;
+  request.rewriteCallback = undefined;
+  if (callback !== undefined) {
+    const params = request.loaded?.params ?? [];
+    if (typeof callback === 'function')
+      return applyResult(await (callback as (...p: unknown[]) => unknown)(...params), response);
+    const registered = typeof callback === 'string' ? table.callbacks?.[callback] : undefined;
+    if (!registered)
+      throw new Error(
+        `course: setRewriteCallback(${JSON.stringify(callback)}) names no routed 'Class@method'`,
+      );
+    return applyResult(await registered(params), response);
+  }
+  takeRewriteUrl(request);
+  return route(table, request, response, depth + 1);
+}
+
+function takeRewriteUrl(request: CourseRequest): void {
+  const url = request.rewriteUrl;
+  if (url === undefined) return;
+  request.rewriteUrl = undefined;
+  const target = parseTarget(url.startsWith('/') ? url : `/${url}`);
+  if (!target) throw new HttpException(400);
+  request.path = target.path;
+}
+
+/**
+ * Gives the error to the exception handlers of the matched route's groups (or, with no route,
+ * of the groups whose prefix matches), innermost first. A handler that returns or writes a
+ * response, or sets a rewrite, ends it; one that throws replaces the error; one that does
+ * none of these passes it on. What no handler takes becomes its status response.
+ */
+async function fail(
+  error: unknown,
+  table: RouteTable,
+  options: StartOptions,
+  request: CourseRequest,
+  response: CourseResponse,
+  depth: number,
+): Promise<Outcome> {
+  const host = table.usesHost ? request.getHost() : '';
+  const handlers = request.loaded
+    ? request.loaded.route.handlers
+    : (table.handlersFor?.(request.path, host) ?? []);
+  for (const Handler of handlers) {
+    try {
+      const result: unknown = await new Handler().handleError(request as never, error as never);
+      if (pendingRewrite(request)) return await rewrite(table, request, response, depth);
+      if (result !== undefined && result !== null) return applyResult(result, response);
+      if (response.written) return response;
+    } catch (thrown) {
+      error = thrown;
+    }
+  }
+  return statusResponse(error, options, request);
+}
+
+function miss(table: RouteTable, path: string, host: string): HttpException {
+  const allowed = table.allowed(path, host);
   return allowed.length === 0
     ? new NotFoundHttpException()
     : new MethodNotAllowedHttpException(allowed);
 }
 
-function errorResponse(
+function statusResponse(
   error: unknown,
   options: StartOptions,
   request: CourseRequest | undefined,
 ): CourseResponse {
   const fresh = new CourseResponse();
+  fresh.headers['content-type'] = 'text/plain; charset=utf-8';
   if (error instanceof HttpException) {
     fresh.status = error.status;
     for (const [name, value] of Object.entries(error.headers)) fresh.headers[name] = value;
-    fresh.headers['content-type'] = 'text/plain; charset=utf-8';
     fresh.body = error.message || statusText(error.status);
     return fresh;
   }
   if (request) (options.onError ?? logError)(error, request);
   fresh.status = 500;
-  fresh.headers['content-type'] = 'text/plain; charset=utf-8';
   fresh.body = options.debug && error instanceof Error ? String(error.stack) : statusText(500);
   return fresh;
 }

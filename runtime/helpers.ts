@@ -28,3 +28,17 @@ export function request(): CourseRequest {
 export function response(): CourseResponse {
   return requireContext('response').response;
 }
+
+/**
+ * A hidden `_method` field for HTML forms that POST: `spoofing('put')` makes the router treat
+ * the request as PUT. Only PUT, PATCH and DELETE can be spoofed.
+ */
+export function spoofing(method: string): string {
+  const verb = method.toUpperCase();
+  if (verb !== 'PUT' && verb !== 'PATCH' && verb !== 'DELETE') {
+    throw new RangeError(
+      `course: spoofing() takes put, patch or delete, not ${JSON.stringify(method)}`,
+    );
+  }
+  return `<input type="hidden" name="_method" value="${verb}" readonly>`;
+}

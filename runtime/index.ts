@@ -1,6 +1,7 @@
 export { Course } from './course.js';
 export { defineRoutes } from './define.js';
-export { url, request, response } from './helpers.js';
+export { url, request, response, spoofing } from './helpers.js';
+export { BaseCsrfVerifier, TokenMismatchException, csrfToken } from './csrf.js';
 export { buildUrl } from './url.js';
 export { decodeParam } from './path.js';
 export { CourseRequest, LoadedRoute } from './request.js';
@@ -10,7 +11,7 @@ export { RouteBuilder } from './dsl/route-builder.js';
 export { beginRecording, endRecording } from './dsl/recorder.js';
 
 export type { CourseApp } from './app.js';
-export type { StartOptions } from './dispatch.js';
+export type { BootRouter, StartOptions } from './dispatch.js';
 export type {
   Middleware,
   ExceptionHandler,
@@ -27,5 +28,5 @@ export type {
   UrlPart,
 } from './types.js';
 export type * from './dsl/types.js';
-export { allowedBy, firstSegment } from './matcher.js';
-export type { Candidate } from './matcher.js';
+export { allowedBy, firstSegment, handlersOf } from './matcher.js';
+export type { Candidate, HandlerGroup } from './matcher.js';

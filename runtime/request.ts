@@ -1,7 +1,14 @@
+import { DEFAULT_BODY_LIMIT } from './body.js';
 import type { MatchHit, Params, RouteEntry } from './types.js';
 
 /** Reads one request header by lower-case name. */
 export type HeaderReader = (name: string) => string | undefined;
+
+/** What an adapter gives the request: its headers and a way to read its body. */
+export interface RequestSource {
+  header: HeaderReader;
+  body: (limit: number) => Promise<Uint8Array>;
+}
 
 /** The path and query of the request, as the original's `getUri()`. */
 export interface RequestUri {
@@ -14,8 +21,10 @@ export interface RequestUri {
  * The current request: what `request()` returns inside a route, middleware or handler.
  */
 export class CourseRequest {
-  /** The verb, upper-case. */
-  readonly method: string;
+  /** The verb, upper-case (after `_method` spoofing). */
+  method: string;
+  /** The verb the client sent. */
+  readonly originalMethod: string;
   /** The normalised path the router matched (no query, no trailing slash). */
   path: string;
   /** The raw query string, without `?`. */
@@ -30,22 +39,30 @@ export class CourseRequest {
   rewriteUrl: string | undefined;
   /** @internal */
   rewriteCallback: unknown;
-  readonly #header: HeaderReader;
+  /** @internal */
+  bodyLimit = DEFAULT_BODY_LIMIT;
+  /** @internal the CSRF token made for this request by `csrfToken()`. */
+  csrfToken: string | undefined;
+  readonly #source: RequestSource;
   #search: URLSearchParams | undefined;
+  #body: Promise<Uint8Array> | undefined;
+  #form: Promise<URLSearchParams | undefined> | undefined;
+  #cookies: Map<string, string> | undefined;
 
   constructor(
     method: string,
     target: string,
     path: string,
     query: string,
-    header: HeaderReader,
+    source: RequestSource,
     raw: unknown,
   ) {
     this.method = method;
+    this.originalMethod = method;
     this.target = target;
     this.path = path;
     this.query = query;
-    this.#header = header;
+    this.#source = source;
     this.raw = raw;
   }
 
@@ -55,12 +72,12 @@ export class CourseRequest {
 
   /** A header value by case-insensitive name. */
   getHeader(name: string): string | undefined {
-    return this.#header(name.toLowerCase());
+    return this.#source.header(name.toLowerCase());
   }
 
   /** The `Host` header without its port, lower-case. */
   getHost(): string {
-    const host = this.#header('host') ?? '';
+    const host = this.#source.header('host') ?? '';
     return host.replace(/:\d*$/, '').toLowerCase();
   }
 
@@ -77,6 +94,35 @@ export class CourseRequest {
   /** The parsed query string. */
   get searchParams(): URLSearchParams {
     return (this.#search ??= new URLSearchParams(this.query));
+  }
+
+  /** The raw body, read once (413 over the limit). */
+  body(): Promise<Uint8Array> {
+    return (this.#body ??= this.#source.body(this.bodyLimit));
+  }
+
+  /** The body as form fields when it is `application/x-www-form-urlencoded`. */
+  form(): Promise<URLSearchParams | undefined> {
+    const type = this.getHeader('content-type') ?? '';
+    if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded'))
+      return Promise.resolve(undefined);
+    return (this.#form ??= this.body().then(
+      (bytes) => new URLSearchParams(Buffer.from(bytes).toString('utf8')),
+    ));
+  }
+
+  /** A cookie of the request by name. */
+  getCookie(name: string): string | undefined {
+    if (!this.#cookies) {
+      this.#cookies = new Map();
+      for (const part of (this.getHeader('cookie') ?? '').split(';')) {
+        const eq = part.indexOf('=');
+        if (eq === -1) continue;
+        const key = part.slice(0, eq).trim();
+        if (!this.#cookies.has(key)) this.#cookies.set(key, part.slice(eq + 1).trim());
+      }
+    }
+    return this.#cookies.get(name);
   }
 
   /** The route being served, with its parameters; also set while middleware runs. */

@@ -7,6 +7,10 @@ export class CourseResponse {
   /** Lower-case header names. */
   readonly headers: Record<string, string> = Object.create(null) as Record<string, string>;
   body: string | Uint8Array | null = null;
+  /** `Set-Cookie` values. */
+  readonly cookies: string[] = [];
+  /** Whether anything was set through this object (exception handlers use it). */
+  written = false;
 
   /** Sets the status code. */
   httpCode(code: number): this {
@@ -14,6 +18,7 @@ export class CourseResponse {
       throw new RangeError(`course: invalid HTTP status ${String(code)}`);
     }
     this.status = code;
+    this.written = true;
     return this;
   }
 
@@ -24,6 +29,7 @@ export class CourseResponse {
       throw new TypeError(`course: refused header ${JSON.stringify(name)}`);
     }
     this.headers[name.toLowerCase()] = text;
+    this.written = true;
     return this;
   }
 
@@ -32,6 +38,7 @@ export class CourseResponse {
     if (status !== undefined) this.httpCode(status);
     this.headers['content-type'] = 'application/json; charset=utf-8';
     this.body = JSON.stringify(value) ?? 'null';
+    this.written = true;
     return this;
   }
 
@@ -43,12 +50,14 @@ export class CourseResponse {
     if (UNSAFE.test(url)) throw new TypeError('course: refused redirect target with CR, LF or NUL');
     this.status = code;
     this.headers['location'] = url;
+    this.written = true;
     return this;
   }
 
   /** Replaces the body with `text` (HTML unless a content type was set). */
   write(text: string): this {
     this.body = text;
+    this.written = true;
     return this;
   }
 }

@@ -11,6 +11,14 @@ export interface MiddlewareEntry {
   readonly args: readonly string[];
 }
 
+/** A class the router creates per request: middleware, exception handler, boot manager, verifier. */
+export type Instantiable<T> = new () => T;
+
+/** What an exception handler class creates. */
+export interface HandlerInstance {
+  handleError(request: never, error: never): unknown;
+}
+
 /** One route of the compiled table. */
 export interface RouteEntry {
   /** Upper-case verbs; `'*'` accepts every verb. */
@@ -23,6 +31,10 @@ export interface RouteEntry {
   /** Calls the route's callback with its parameters. */
   readonly call: (params: Params) => unknown;
   readonly middleware: readonly MiddlewareEntry[];
+  /** Exception handlers of the route's groups, innermost first. */
+  readonly handlers: readonly Instantiable<HandlerInstance>[];
+  /** The host pattern of its domain group, if any. */
+  readonly domain?: string;
   /** Where the route was defined: `routes.ts:4:7`. */
   readonly source: string;
 }
@@ -42,12 +54,25 @@ export type UrlPart = string | readonly [name: string, optional: 0 | 1, separato
 export interface RouteTable {
   readonly routes: readonly RouteEntry[];
   /**
-   * Finds the first route, in registration order, matching the verb and the normalised path
-   * (no query, no trailing slash, decoded but for `%2F` and `%25`).
+   * Finds the first route, in registration order, matching the verb, the normalised path
+   * (no query, no trailing slash, decoded but for `%2F` and `%25`) and the host (lower-case,
+   * no port).
    */
-  readonly match: (method: string, path: string) => MatchHit | undefined;
-  /** The verbs of every route whose URL matches `path` (for `405` and `Allow`). */
-  readonly allowed: (path: string) => readonly string[];
+  readonly match: (method: string, path: string, host: string) => MatchHit | undefined;
+  /** The verbs of every route whose URL matches (for `405` and `Allow`). */
+  readonly allowed: (path: string, host: string) => readonly string[];
   /** URL templates by route name and by `'Class@method'`. */
   readonly names: Readonly<Record<string, readonly UrlPart[]>>;
+  /** Host templates of the named routes of domain groups. */
+  readonly hosts?: Readonly<Record<string, readonly UrlPart[]>>;
+  /** Whether any route depends on the host. */
+  readonly usesHost?: boolean;
+  /** Exception handlers of the groups whose prefix and domain match, for unmatched requests. */
+  readonly handlersFor?: (path: string, host: string) => readonly Instantiable<HandlerInstance>[];
+  readonly bootManagers?: readonly Instantiable<{ boot(router: never, request: never): unknown }>[];
+  readonly csrfVerifier?: Instantiable<{ handle(request: never): unknown }>;
+  /** `Course.error(true, url)`: unmatched requests are redirected here. */
+  readonly errorRedirect?: string;
+  /** Route callbacks by `'Class@method'`, for `setRewriteCallback('Class@method')`. */
+  readonly callbacks?: Readonly<Record<string, (params: Params) => unknown>>;
 }

@@ -1,5 +1,5 @@
 import { currentContext } from './context.js';
-import type { RouteTable } from './types.js';
+import type { RouteTable, UrlPart } from './types.js';
 
 /**
  * Route names and their parameters. The generated module augments this interface, so
@@ -27,7 +27,10 @@ export type UrlArgs<N> = N extends KnownName
     : [params: RouteParams[N] | readonly ParamValue[], query?: Query]
   : [params?: Readonly<Record<string, ParamValue>> | readonly ParamValue[] | null, query?: Query];
 
-/** Builds the URL of a named route of `table`; throws naming what is unknown or missing. */
+/**
+ * Builds the URL of a named route of `table`; throws naming what is unknown or missing. A route
+ * of a domain group on another host than the current one comes back as `//host/path`.
+ */
 export function buildUrl(
   table: RouteTable,
   name: string,
@@ -37,35 +40,12 @@ export function buildUrl(
   const parts = Object.hasOwn(table.names, name) ? table.names[name] : undefined;
   if (parts === undefined)
     throw new Error(`course: url() found no route named ${JSON.stringify(name)}`);
-  let path = '';
-  let position = 0;
-  let skipped: string | undefined;
-  for (const part of parts) {
-    if (typeof part === 'string') {
-      path += part;
-      continue;
-    }
-    const [param, optional, separator] = part;
-    const value = Array.isArray(params)
-      ? params[position++]
-      : params && Object.hasOwn(params, param)
-        ? (params as Record<string, unknown>)[param]
-        : undefined;
-    if (value === undefined || value === null || value === '') {
-      if (!optional)
-        throw new Error(`course: url(${JSON.stringify(name)}) needs the parameter "${param}"`);
-      skipped ??= param;
-      continue;
-    }
-    if (skipped !== undefined) {
-      // `/opt/{a?}/{b?}` without a but with b has no URL: `/opt/y` would give a = 'y'.
-      throw new Error(
-        `course: url(${JSON.stringify(name)}) gives "${param}" but not the optional "${skipped}" before it`,
-      );
-    }
-    path += separator + encodeURIComponent(String(value));
-  }
-  return appendQuery(path || '/', query);
+  const fill = filler(name, params);
+  const hostParts = table.hosts && Object.hasOwn(table.hosts, name) ? table.hosts[name] : undefined;
+  const host = hostParts ? fill(hostParts) : undefined;
+  const path = fill(parts) || '/';
+  const here = currentContext()?.request.getHost();
+  return appendQuery(host !== undefined && host !== here ? `//${host}${path}` : path, query);
 }
 
 /** The current request's path with its query string (`/` outside a request). */
@@ -87,6 +67,44 @@ export function registerTable(table: RouteTable): void {
 
 const TABLE = Symbol.for('course-router.table');
 type Holder = { [TABLE]?: RouteTable };
+
+/** Fills templates in turn (host, then path), taking positional values in that order. */
+function filler(
+  name: string,
+  params: Readonly<Record<string, unknown>> | readonly unknown[] | null | undefined,
+) {
+  let position = 0;
+  return (parts: readonly UrlPart[]): string => {
+    let out = '';
+    let skipped: string | undefined;
+    for (const part of parts) {
+      if (typeof part === 'string') {
+        out += part;
+        continue;
+      }
+      const [param, optional, separator] = part;
+      const value = Array.isArray(params)
+        ? params[position++]
+        : params && Object.hasOwn(params, param)
+          ? (params as Record<string, unknown>)[param]
+          : undefined;
+      if (value === undefined || value === null || value === '') {
+        if (!optional)
+          throw new Error(`course: url(${JSON.stringify(name)}) needs the parameter "${param}"`);
+        skipped ??= param;
+        continue;
+      }
+      if (skipped !== undefined) {
+        // `/opt/{a?}/{b?}` without a but with b has no URL: `/opt/y` would give a = 'y'.
+        throw new Error(
+          `course: url(${JSON.stringify(name)}) gives "${param}" but not the optional "${skipped}" before it`,
+        );
+      }
+      out += separator + encodeURIComponent(String(value));
+    }
+    return out;
+  };
+}
 
 function appendQuery(path: string, query: Query | undefined): string {
   if (!query) return path;

@@ -19,6 +19,17 @@ export function emitNames(app: CompiledApp): Chunk[] {
     },
     {
       kind: 'list',
+      open: 'const hosts: Record<string, readonly UrlPart[]> = {\n  __proto__: null,',
+      close: '} as never;',
+      empty: 'const hosts: Record<string, readonly UrlPart[]> = {\n  __proto__: null,\n} as never;',
+      entries: named
+        .filter(([, route]) => route.domain)
+        .map(([name, route]) => ({
+          text: `  ${key(name)}: [${route.domain!.tokens.map(urlPart).join(', ')}]`,
+        })),
+    },
+    {
+      kind: 'list',
       open: '/** Route names and their parameters, for `url()`. */\nexport interface AppRouteParams {',
       close: '}',
       empty:
@@ -61,7 +72,8 @@ function urlPart(token: PatternToken): string {
 }
 
 function paramsType(route: RouteRecord): string {
-  if (route.params.length === 0) return '{}';
-  const fields = route.params.map((p) => `${key(p.name)}${p.optional ? '?' : ''}: ParamValue`);
+  const params = [...(route.domain?.params ?? []), ...route.params];
+  if (params.length === 0) return '{}';
+  const fields = params.map((p) => `${key(p.name)}${p.optional ? '?' : ''}: ParamValue`);
   return `{ ${fields.join('; ')} }`;
 }

@@ -29,6 +29,8 @@ function emitEntry(route: RouteRecord, app: CompiledApp, context: EmitContext): 
     `    handler: ${str(route.handlerLabel)},`,
     `    call: ${emitCall(route, context)},`,
     `    middleware: [${middleware.join(', ')}],`,
+    `    handlers: [${route.handlers.map((h) => context.classLocal(h.class)).join(', ')}],`,
+    ...(route.domain ? [`    domain: ${str(route.domain.pattern)},`] : []),
     `    source: ${str(formatLocation(route.source, app.root))},`,
     '  }',
   ].join('\n');

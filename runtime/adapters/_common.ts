@@ -14,3 +14,10 @@ export function finalHeaders(response: CourseResponse): Record<string, string> {
   }
   return headers;
 }
+
+/** The response's headers as `[name, value]` pairs, `set-cookie` repeated per cookie. */
+export function headerPairs(response: CourseResponse): [string, string][] {
+  const pairs = Object.entries(finalHeaders(response));
+  for (const cookie of response.cookies) pairs.push(['set-cookie', cookie]);
+  return pairs;
+}

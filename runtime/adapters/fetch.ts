@@ -1,6 +1,7 @@
 import { badRequest, dispatch, type Outcome, type StartOptions } from '../dispatch.js';
+import { readFetchBody } from '../body.js';
 import { parseTarget } from '../path.js';
-import { finalHeaders, NULL_BODY_STATUS } from './_common.js';
+import { headerPairs, NULL_BODY_STATUS } from './_common.js';
 import { CourseRequest } from '../request.js';
 import type { RouteTable } from '../types.js';
 
@@ -20,7 +21,10 @@ export function createFetchHandler(
       raw,
       target.path,
       target.query,
-      (name) => headers.get(name) ?? undefined,
+      {
+        header: (name) => headers.get(name) ?? undefined,
+        body: (limit) => readFetchBody(native, limit),
+      },
       native,
     );
     return toResponse(await dispatch(table, options, request), head);
@@ -40,7 +44,7 @@ function toResponse(outcome: Outcome, head: boolean): Response {
   if (outcome instanceof Response) {
     return head ? new Response(null, outcome) : outcome;
   }
-  const headers = new Headers(finalHeaders(outcome));
+  const headers = new Headers(headerPairs(outcome));
   const body = outcome.body;
   const empty = head || body === null || NULL_BODY_STATUS.has(outcome.status);
   return new Response(empty ? null : body, { status: outcome.status, headers });

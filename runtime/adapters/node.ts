@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebStream } from 'node:stream/web';
 import { badRequest, dispatch, type Outcome, type StartOptions } from '../dispatch.js';
+import { readNodeBody } from '../body.js';
 import { parseTarget } from '../path.js';
 import { finalHeaders, NULL_BODY_STATUS } from './_common.js';
 import { CourseRequest } from '../request.js';
@@ -23,9 +24,12 @@ export function createNodeHandler(
       raw,
       target.path,
       target.query,
-      (name) => {
-        const value = headers[name];
-        return Array.isArray(value) ? value.join(', ') : value;
+      {
+        header: (name) => {
+          const value = headers[name];
+          return Array.isArray(value) ? value.join(', ') : value;
+        },
+        body: (limit) => readNodeBody(req, limit),
       },
       req,
     );
@@ -45,7 +49,9 @@ export function createNodeHandler(
 function send(outcome: Outcome, res: ServerResponse, head: boolean): void {
   if (outcome instanceof Response) return sendFetchResponse(outcome, res, head);
   const body = outcome.body;
-  res.writeHead(outcome.status, finalHeaders(outcome));
+  const headers: Record<string, string | string[]> = finalHeaders(outcome);
+  if (outcome.cookies.length > 0) headers['set-cookie'] = outcome.cookies;
+  res.writeHead(outcome.status, headers);
   res.end(head || body === null || NULL_BODY_STATUS.has(outcome.status) ? undefined : body);
 }
 

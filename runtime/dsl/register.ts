@@ -56,6 +56,7 @@ export function addGroup(
     kind,
     attributes,
     parent: recording.current,
+    basepath: recording.basepath,
     loc: callSite(),
   };
   recording.groups.push(group);

@@ -55,6 +55,8 @@ export interface GroupDefinition {
   kind: 'group' | 'partial';
   attributes: GroupAttributes;
   parent: GroupDefinition | undefined;
+  /** `setDefaultBasepath` in force when the group was opened. */
+  basepath: string;
   loc: SourceLocation;
 }
 
@@ -78,6 +80,8 @@ export interface RouteDefinition {
   namespace: Located<string> | undefined;
   prefix: Located<string> | undefined;
   loc: SourceLocation;
+  /** Set by the compiler on routes it expands from `resource()`: skipped, with a warning, when the method is missing. */
+  optionalMethod?: boolean;
 }
 
 /** Router-wide settings recorded from `Course.*` calls. */

@@ -1,0 +1,132 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Node } from 'ts-morph';
+import type { SourceLocation } from '../runtime/dsl/types.js';
+import type { ResolvedConfig } from './config.js';
+import type { Diagnostics } from './errors.js';
+import type { SitedReference, ValueSite } from './groups.js';
+import type { FoundClass, SourceIndex } from './source-index.js';
+import type { ClassRefResolved } from './types.js';
+
+const EXTENSIONS = ['.ts', '.tsx', '.mts', '.js', '.mjs', '/index.ts', '/index.js'];
+
+/** The module file of a fully qualified class name, by the longest matching namespace. */
+export function fileOfClass(
+  fqn: string,
+  config: ResolvedConfig,
+): { file?: string; tried: string[] } {
+  const key = Object.keys(config.namespaces)
+    .filter((ns) => fqn.startsWith(`${ns}\\`))
+    .sort((a, b) => b.length - a.length)[0];
+  if (key === undefined) return { tried: [] };
+  const base = path.join(config.namespaces[key]!, ...fqn.slice(key.length + 1).split('\\'));
+  const tried = EXTENSIONS.map((ext) => base + ext);
+  return { file: tried.find((f) => existsSync(f)), tried };
+}
+
+/** The class named by a fully qualified name, or an error at `loc`. */
+export function findClass(
+  fqn: string,
+  loc: SourceLocation,
+  config: ResolvedConfig,
+  index: SourceIndex,
+  diagnostics: Diagnostics,
+): FoundClass | undefined {
+  const { file, tried } = fileOfClass(fqn, config);
+  if (!file) {
+    const where = tried.length
+      ? `looked for ${path.relative(config.root, tried[0]!)}`
+      : `no namespace in the config maps "${fqn.split('\\')[0]}"`;
+    diagnostics.error(
+      'E_MODULE',
+      `no module for class ${fqn} (${where})`,
+      loc,
+      'check the class name and namespace, or `namespaces` in course.config.ts',
+    );
+    return undefined;
+  }
+  const name = fqn.slice(fqn.lastIndexOf('\\') + 1);
+  const found = index.exportedClassIn(file, name);
+  if (!found) {
+    diagnostics.error(
+      'E_CLASS',
+      `${path.relative(config.root, file)} does not export a class ${name}`,
+      loc,
+      `export it: export class ${name} { … }`,
+    );
+  }
+  return found;
+}
+
+/** Whether the class has `method`; an `E_METHOD` error listing its methods when not. */
+export function checkMethod(
+  found: FoundClass,
+  method: string,
+  loc: SourceLocation,
+  index: SourceIndex,
+  diagnostics: Diagnostics,
+): boolean {
+  const methods = index.methodsOf(found);
+  if (methods.includes(method)) return true;
+  diagnostics.error(
+    'E_METHOD',
+    `class ${found.name} has no method ${method}`,
+    loc,
+    methods.length ? `its methods: ${methods.join(', ')}` : `add ${method}() to ${found.name}`,
+  );
+  return false;
+}
+
+/**
+ * A middleware, exception handler, boot manager or verifier: a string resolves from the app
+ * namespace root (`'Middleware\Auth:admin'` → `App\Middleware\Auth`, args `['admin']`), a class
+ * value through the route file's imports. The class must have `method`.
+ */
+export function resolveReference(
+  reference: SitedReference,
+  method: string,
+  config: ResolvedConfig,
+  index: SourceIndex,
+  diagnostics: Diagnostics,
+): (ClassRefResolved & { args: string[] }) | undefined {
+  const { value, site } = reference;
+  if (typeof value === 'string') {
+    const [className = '', ...args] = value.split(':');
+    const root = Object.keys(config.namespaces)[0] ?? 'App';
+    const fqn = className.startsWith('\\') ? className.slice(1) : `${root}\\${className}`;
+    const found = findClass(fqn, site.loc, config, index, diagnostics);
+    if (!found || !checkMethod(found, method, site.loc, index, diagnostics)) return undefined;
+    return { class: found.import, label: value, args };
+  }
+  const node = valueNode(site, index);
+  const found = node && index.classOf(node);
+  if (!found) {
+    diagnostics.error(
+      'E_CLASS',
+      `a class given as a value must be an exported class imported by the route file`,
+      site.loc,
+      "or name it as a string, e.g. 'Middleware\\Auth'",
+    );
+    return undefined;
+  }
+  if (!checkMethod(found, method, site.loc, index, diagnostics)) return undefined;
+  return { class: found.import, label: found.name, args: [] };
+}
+
+// --- internal ---
+
+/** The expression of a class value: in an attribute list of the call, or an argument. */
+function valueNode(site: ValueSite, index: SourceIndex): Node | undefined {
+  const call = index.callAt(site.loc);
+  if (!call) return undefined;
+  if (site.kind === 'argument') return call.getArguments()[site.index];
+  for (const argument of call.getArguments()) {
+    if (!Node.isObjectLiteralExpression(argument)) continue;
+    const property = argument.getProperty(site.attribute);
+    const value =
+      property && Node.isPropertyAssignment(property) ? property.getInitializer() : undefined;
+    if (!value) continue;
+    return Node.isArrayLiteralExpression(value) ? value.getElements()[site.index] : value;
+  }
+  return undefined;
+}

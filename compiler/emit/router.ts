@@ -1,0 +1,58 @@
+import type { CompiledApp } from '../types.js';
+import { code, type Chunk } from './_chunk.js';
+import type { EmitContext } from './_context.js';
+import { str } from './_print.js';
+import { regexLiteral } from './match.js';
+
+/**
+ * Router-wide parts: exception-handler groups for unmatched requests, boot managers, the CSRF
+ * verifier, the error redirect, callbacks by `'Class@method'`, and the table itself.
+ */
+export function emitRouter(app: CompiledApp, context: EmitContext): Chunk[] {
+  const groups = app.handlerGroups.map((g) => {
+    const host = g.domain === undefined ? 'undefined' : regexLiteral(g.domain, 'i');
+    return `[${regexLiteral(g.prefix)}, ${host}, [${g.handlers.map((h) => context.classLocal(h.class)).join(', ')}]]`;
+  });
+  const callbacks = new Map<string, string>();
+  for (const route of app.routes) {
+    const handler = route.handler;
+    if (handler.kind !== 'method' || callbacks.has(route.handlerLabel)) continue;
+    callbacks.set(
+      route.handlerLabel,
+      `(p) => new ${context.classLocal(handler.class)}()[${str(handler.method)}](...p)`,
+    );
+  }
+  const fields = [
+    'routes',
+    'match',
+    'allowed',
+    'names',
+    'hosts',
+    `usesHost: ${app.routes.some((r) => r.domain !== undefined)}`,
+    `handlersFor: (path: string, host: string) => handlersOf($handlerGroups, path, host)`,
+    `bootManagers: [${app.bootManagers.map((b) => context.classLocal(b.class)).join(', ')}]`,
+    `csrfVerifier: ${app.csrfVerifier ? context.classLocal(app.csrfVerifier.class) : 'undefined'}`,
+    `errorRedirect: ${app.errorRedirect === undefined ? 'undefined' : str(app.errorRedirect)}`,
+    'callbacks',
+  ];
+  return [
+    code(`const $handlerGroups: HandlerGroup[] = [${groups.join(', ')}];`),
+    {
+      kind: 'list',
+      open: 'const callbacks: Record<string, (p: Params) => unknown> = {\n  __proto__: null,',
+      close: '} as never;',
+      empty:
+        'const callbacks: Record<string, (p: Params) => unknown> = {\n  __proto__: null,\n} as never;',
+      entries: [...callbacks].map(([label, fn]) => ({ text: `  ${str(label)}: ${fn}` })),
+    },
+    code(`const table = defineRoutes({ ${fields.join(', ')} });
+export default table;
+
+/** The URL of a named route of this app, checked by tsc; with no arguments, the current URL. */
+export function url(): string;
+export function url<N extends RouteName>(name: N, ...args: UrlArgs<N>): string;
+export function url(name?: string, params?: never, query?: Query): string {
+  return name === undefined ? currentUrl() : buildUrl(table, name, params, query);
+}`),
+  ];
+}

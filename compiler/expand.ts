@@ -1,0 +1,131 @@
+import { Node } from 'ts-morph';
+import type { ClassRef, RouteDefinition } from '../runtime/dsl/types.js';
+import { findClass } from './classes.js';
+import type { ResolvedConfig } from './config.js';
+import type { Diagnostics } from './errors.js';
+import { groupChain } from './groups.js';
+import { namespaceOf } from './normalize.js';
+import type { FoundClass, SourceIndex } from './source-index.js';
+
+/** The seven resource routes (CONTRACT 5.5), in an order where `create` is not taken for an id. */
+const RESOURCE: readonly [action: string, verbs: string[], suffix: string][] = [
+  ['index', ['GET'], ''],
+  ['create', ['GET'], '/create'],
+  ['store', ['POST'], ''],
+  ['show', ['GET'], '/{id}'],
+  ['edit', ['GET'], '/{id}/edit'],
+  ['update', ['PUT', 'PATCH'], '/{id}'],
+  ['destroy', ['DELETE'], '/{id}'],
+];
+
+const IMPLICIT = /^(get|post|put|patch|delete|options|any)([A-Z]\w*)$/;
+
+/**
+ * Expands `resource()` and `controller()` into plain routes, at build time. A resource route
+ * whose method the controller lacks is left out with a warning; an implicit controller gets
+ * one route per own method named `<verb><Segment>`, its parameters as path parameters.
+ */
+export function expandRoutes(
+  definitions: readonly RouteDefinition[],
+  config: ResolvedConfig,
+  index: SourceIndex,
+  diagnostics: Diagnostics,
+): RouteDefinition[] {
+  return definitions.flatMap((def) => {
+    if (def.kind === 'resource') return expandResource(def);
+    if (def.kind === 'controller') return expandController(def, config, index, diagnostics);
+    return [def];
+  });
+}
+
+// --- internal ---
+
+function expandResource(def: RouteDefinition): RouteDefinition[] {
+  const base = def.name?.value ?? def.url.replace(/^\/+|\/+$/g, '').replace(/\//g, '.');
+  return RESOURCE.map(([action, verbs, suffix]) => ({
+    ...def,
+    kind: 'route',
+    verbs,
+    url: def.url.replace(/\/+$/, '') + suffix,
+    callback: { value: methodCallback(def.callback.value, action), loc: def.callback.loc },
+    name: { value: base ? `${base}.${action}` : action, loc: def.name?.loc ?? def.loc },
+    optionalMethod: true,
+  }));
+}
+
+function expandController(
+  def: RouteDefinition,
+  config: ResolvedConfig,
+  index: SourceIndex,
+  diagnostics: Diagnostics,
+): RouteDefinition[] {
+  const found = controllerClass(def, config, index, diagnostics);
+  if (!found || !Node.isClassDeclaration(found.node)) return [];
+  const routes: RouteDefinition[] = [];
+  for (const method of found.node.getMethods()) {
+    if (method.isStatic() || method.hasModifier('private') || method.hasModifier('protected'))
+      continue;
+    const m = IMPLICIT.exec(method.getName());
+    if (!m) continue;
+    const segment = m[2]!.toLowerCase();
+    const params = method
+      .getParameters()
+      .map(
+        (p) =>
+          `/{${p.getName()}${p.isOptional() || p.hasInitializer() || p.isRestParameter() ? '?' : ''}}`,
+      );
+    const path = segment === 'index' ? '' : `/${segment}`;
+    routes.push({
+      ...def,
+      kind: 'route',
+      verbs: m[1] === 'any' ? ['*'] : [m[1]!.toUpperCase()],
+      url: def.url.replace(/\/+$/, '') + path + params.join(''),
+      callback: {
+        value: methodCallback(def.callback.value, method.getName()),
+        loc: def.callback.loc,
+      },
+      name: def.name ? { value: `${def.name.value}.${segment}`, loc: def.name.loc } : undefined,
+    });
+  }
+  if (routes.length === 0) {
+    diagnostics.warn(
+      'E_METHOD',
+      `controller ${found.name} has no methods named like getIndex or postSave`,
+      def.loc,
+    );
+  }
+  return routes;
+}
+
+function methodCallback(
+  controller: RouteDefinition['callback']['value'],
+  method: string,
+): RouteDefinition['callback']['value'] {
+  return typeof controller === 'string'
+    ? `${controller}@${method}`
+    : ([controller as ClassRef, method] as const);
+}
+
+function controllerClass(
+  def: RouteDefinition,
+  config: ResolvedConfig,
+  index: SourceIndex,
+  diagnostics: Diagnostics,
+): FoundClass | undefined {
+  const value = def.callback.value;
+  if (typeof value === 'string') {
+    const fqn = value.startsWith('\\')
+      ? value.slice(1)
+      : `${namespaceOf(def, groupChain(def.group), config)}\\${value}`;
+    return findClass(fqn, def.loc, config, index, diagnostics);
+  }
+  const argument = index.callAt(def.loc)?.getArguments()[1];
+  const found = argument && index.classOf(argument);
+  if (!found)
+    diagnostics.error(
+      'E_CLASS',
+      'the controller must be an exported class imported by the route file',
+      def.loc,
+    );
+  return found;
+}
