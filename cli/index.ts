@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { runBuild } from './commands/build.js';
+import { runRoutes } from './commands/routes.js';
 import { processOutput, reportFailure } from './output.js';
 
 const program = new Command('course')
@@ -15,6 +16,15 @@ program
   .option('--quiet', 'print only problems')
   .action(async (options: { root: string; check?: boolean; quiet?: boolean }) => {
     process.exitCode = await run(() => runBuild(options, processOutput));
+  });
+
+program
+  .command('routes')
+  .description('print the route table: verbs, URL, name, handler, middleware, source')
+  .option('--root <dir>', 'the app folder', process.cwd())
+  .option('--json', 'print JSON for tools')
+  .action(async (options: { root: string; json?: boolean }) => {
+    process.exitCode = await run(() => runRoutes(options, processOutput));
   });
 
 await program.parseAsync(process.argv);

@@ -11,7 +11,7 @@ import { normalizeHandlerGroups, normalizeRoutes } from './normalize.js';
 import { resolveApp } from './resolve.js';
 import { SourceIndex } from './source-index.js';
 import type { CompiledApp } from './types.js';
-import { validateDrafts } from './validate.js';
+import { validateDrafts, validateRoutes } from './validate.js';
 import { readIfExists, writeIfDifferent } from './write.js';
 
 /** Options of `build()`. */
@@ -75,6 +75,7 @@ export async function compile(
   validateDrafts(drafts, config.root, diagnostics);
   const handlerGroups = normalizeHandlerGroups(loaded.recording, diagnostics);
   const app = resolveApp(drafts, handlerGroups, loaded.recording, config, index, diagnostics);
+  validateRoutes(app.routes, config.root, diagnostics);
   if (diagnostics.errors.length > 0) throw new BuildError(diagnostics.errors, config.root);
   const chunks = emitModule(app, {
     outFile: config.outFile,

@@ -99,6 +99,7 @@ export function prefixRegex(
   basepath: string,
 ): string | undefined {
   const url = joinUrl(basepath, ...groups.map((g) => g.attributes.prefix ?? ''));
+  if (url === '/') return '^\\/';
   const parsed = parsePattern(url);
   if (!parsed.ok) return undefined;
   for (const token of parsed.tokens) if (token.kind === 'param') token.regex = '[^/]+';

@@ -67,7 +67,10 @@ export function normalizeRoutes(
   return drafts;
 }
 
-/** Groups with exception handlers, innermost (deepest) first, then in registration order. */
+/**
+ * Groups with exception handlers, most specific first: the deepest, then the longest
+ * prefix, then in registration order.
+ */
 export function normalizeHandlerGroups(
   recording: Recording,
   diagnostics: Diagnostics,
@@ -87,7 +90,7 @@ export function normalizeHandlerGroups(
       id: group.id,
     });
   }
-  return out.sort((a, b) => b.depth - a.depth || a.id - b.id);
+  return out.sort((a, b) => b.depth - a.depth || b.prefix.length - a.prefix.length || a.id - b.id);
 }
 
 // --- internal ---
@@ -140,7 +143,8 @@ function normalizeRoute(
       return undefined;
     }
   }
-  warnUnknownWhere(def, params, diagnostics);
+  // A resource's where('id') is meant for the routes that have an id.
+  if (!def.optionalMethod) warnUnknownWhere(def, params, diagnostics);
   return {
     verbs: def.verbs,
     url,

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { request as httpRequestRaw, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -112,26 +112,74 @@ export interface Answer {
   headers: Record<string, string>;
 }
 
+/** A request for `send`: headers (a `host` among them) and a body. */
+export interface SendInit {
+  headers?: Record<string, string>;
+  body?: string;
+}
+
 const COMPARED_HEADERS = ['content-type', 'location', 'allow', 'content-length', 'x-test'];
 
 /**
- * Sends the same request through the Fetch adapter and over HTTP to the node adapter,
- * asserts both answer alike, and returns the answer.
+ * Sends the same request through the Fetch adapter and over HTTP (node:http, raw target and
+ * headers) to the node adapter, asserts both answer alike, and returns the answer.
  */
 export async function send(
   served: Served,
   method: string,
   target: string,
-  init: RequestInit = {},
+  init: SendInit = {},
 ): Promise<Answer> {
+  const { host, ...headers } = init.headers ?? {};
   const viaFetch = await answer(
-    await served.app.fetch(new Request(`http://localhost${target}`, { method, ...init })),
+    await served.app.fetch(
+      new Request(`http://localhost${target}`, {
+        method,
+        headers: { ...headers, host: host ?? 'localhost' },
+        body: init.body,
+      }),
+    ),
   );
-  const viaHttp = await answer(
-    await fetch(`${served.base}${target}`, { method, ...init, redirect: 'manual' }),
+  const viaHttp = await httpRequest(
+    served.base,
+    method,
+    target,
+    { ...headers, host: host ?? 'localhost' },
+    init.body,
   );
   expect(viaHttp, `${method} ${target}: node:http and fetch differ`).toEqual(viaFetch);
   return viaHttp;
+}
+
+/** One request over a real socket, the target sent as written. */
+export function httpRequest(
+  base: string,
+  method: string,
+  target: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<Answer> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequestRaw({ hostname, port, method, path: target, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const picked: Record<string, string> = {};
+        for (const name of COMPARED_HEADERS) {
+          const value = res.headers[name];
+          if (value !== undefined) picked[name] = Array.isArray(value) ? value.join(', ') : value;
+        }
+        resolve({
+          status: res.statusCode ?? 0,
+          body: Buffer.concat(chunks).toString('utf8'),
+          headers: picked,
+        });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 async function answer(response: Response): Promise<Answer> {

@@ -23,13 +23,16 @@ export function emitModule(app: CompiledApp, options: EmitOptions): Chunk[] {
   const table = emitTable(app, context);
   const matcher = emitMatcher(app.routes, planMatcher(app.routes));
   const names = emitNames(app);
+  const router = emitRouter(app, context);
+  // Last: every emitter above has registered the classes it uses.
+  const imports = context.statements().join('\n');
   return [
     printed(HEADER.replace('%%hash%%', options.hash)),
-    code(`${IMPORTS}\n\n${context.statements().join('\n')}\n\n${closures}`),
+    code(`${IMPORTS}\n\n${imports}\n\n${closures}`),
     table,
     ...matcher,
     ...names,
-    ...emitRouter(app, context),
+    ...router,
   ];
 }
 

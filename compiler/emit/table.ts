@@ -40,8 +40,11 @@ function emitEntry(route: RouteRecord, app: CompiledApp, context: EmitContext): 
 
 /** `(p) => new $c0().show(p[0], p[1])`: the callback called with its parameters by position. */
 function emitCall(route: RouteRecord, context: EmitContext): string {
-  const args = route.params.map((_, i) => `p[${i}]`).join(', ');
-  const head = route.params.length === 0 ? '()' : '(p)';
+  // Domain parameters, URL parameters, then setMatch captures (CONTRACT 5.2).
+  const count =
+    (route.domain?.params.length ?? 0) + route.params.length + (route.match?.captures ?? 0);
+  const args = Array.from({ length: count }, (_, i) => `p[${i}]`).join(', ');
+  const head = count === 0 ? '()' : '(p)';
   const handler = route.handler;
   if (handler.kind === 'closure') return `${head} => $h${handler.closure}(${args})`;
   const method = /^[A-Za-z_$][\w$]*$/.test(handler.method)

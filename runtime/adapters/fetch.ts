@@ -22,7 +22,8 @@ export function createFetchHandler(
       target.path,
       target.query,
       {
-        header: (name) => headers.get(name) ?? undefined,
+        // A Fetch runtime may leave Host out of the headers; the URL always has it.
+        header: (name) => headers.get(name) ?? (name === 'host' ? hostOf(native.url) : undefined),
         body: (limit) => readFetchBody(native, limit),
       },
       native,
@@ -38,6 +39,13 @@ function pathOf(url: string): string {
   const scheme = url.indexOf('://');
   const slash = scheme === -1 ? -1 : url.indexOf('/', scheme + 3);
   return slash === -1 ? '/' : url.slice(slash);
+}
+
+function hostOf(url: string): string | undefined {
+  const start = url.indexOf('://');
+  if (start === -1) return undefined;
+  const end = url.indexOf('/', start + 3);
+  return url.slice(start + 3, end === -1 ? undefined : end) || undefined;
 }
 
 function toResponse(outcome: Outcome, head: boolean): Response {

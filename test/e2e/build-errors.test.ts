@@ -100,6 +100,29 @@ describe('build errors name file:line:col and what to do', () => {
     );
   });
 
+  it('E_DUPLICATE_ROUTE: the same verb, pattern and domain twice, naming both', async () => {
+    const stderr = await failingBuild(
+      `Course.get('/a/{id}', 'Shop@show');\nCourse.match(['post', 'get'], '/a/{id}', 'Shop@show');\n`,
+    );
+    expect(stderr).toContain(
+      'routes.ts:3:8: error E_DUPLICATE_ROUTE: POST|GET /a/{id} is already registered at routes.ts:2:8',
+    );
+  });
+
+  it('E_REGEX: a setMatch() PHP modifier JavaScript does not have', async () => {
+    const stderr = await failingBuild(`Course.all('/x', 'Shop@show').setMatch('/x(.*)/U');\n`);
+    expect(stderr).toContain(
+      'routes.ts:2:31: error E_REGEX: setMatch(): the PHP regex modifier "U" has no JavaScript equivalent',
+    );
+  });
+
+  it('E_METHOD: an implicit controller class that does not exist', async () => {
+    const stderr = await failingBuild(`Course.controller('/animals', 'Zoo');\n`);
+    expect(stderr).toContain(
+      'routes.ts:2:8: error E_MODULE: no module for class App\\Components\\Controller\\Zoo',
+    );
+  });
+
   it('reports every error of a build at once', async () => {
     const stderr = await failingBuild(
       `Course.get('/a', 'Shop@nope');\nCourse.get('/b', 'Nope@show');\n`,
@@ -107,5 +130,72 @@ describe('build errors name file:line:col and what to do', () => {
     expect(stderr).toContain('E_METHOD');
     expect(stderr).toContain('E_MODULE');
     expect(stderr).toContain('build failed: 2 errors');
+  });
+});
+
+describe('build warnings', () => {
+  async function warnings(routes: string, extra: Record<string, string> = {}) {
+    const dir = writeApp({
+      'routes.ts': HEAD + routes,
+      'app/Components/Controller/Shop.ts': CONTROLLER,
+      ...extra,
+    });
+    apps.push(dir);
+    const result = await runCli(['build', '--root', dir]);
+    expect(result.code, result.stderr).toBe(0);
+    return { dir, stderr: result.stderr };
+  }
+
+  it('a resource route whose method the controller lacks is left out, with a warning', async () => {
+    const { stderr } = await warnings(`Course.resource('shops', 'Shop');\n`);
+    expect(stderr).toContain(
+      'routes.ts:2:8: warning E_METHOD: class Shop has no method index; the resource route GET /shops is left out',
+    );
+    expect(stderr).not.toContain('method show');
+    const routes = await runCli(['routes', '--root', apps[0]!, '--json']);
+    expect(JSON.parse(routes.stdout).map((r: { name: string }) => r.name)).toEqual(['shops.show']);
+  });
+
+  it('a route an earlier route always wins over is reported', async () => {
+    const { stderr } = await warnings(
+      `Course.get('/u/{id}', 'Shop@show');\nCourse.get('/u/me', 'Shop@show');\n`,
+    );
+    expect(stderr).toContain(
+      'routes.ts:3:8: warning E_DUPLICATE_ROUTE: GET /u/me can never match: GET /u/{id} at routes.ts:2:8 is registered first',
+    );
+  });
+});
+
+describe('course routes', () => {
+  it('prints the table readable in a terminal, and as JSON', async () => {
+    const dir = writeApp({
+      'routes.ts':
+        HEAD +
+        `Course.group({ prefix: '/admin', middleware: 'Middleware\\\\Gate:x' }, () => {\n  Course.get('/{id}', 'Shop@show').name('admin.show');\n});\n`,
+      'app/Components/Controller/Shop.ts': CONTROLLER,
+      'app/Middleware/Gate.ts': 'export class Gate { handle() {} }\n',
+    });
+    apps.push(dir);
+    const text = await runCli(['routes', '--root', dir]);
+    expect(text.code).toBe(0);
+    expect(text.stdout.split('\n')[0]).toMatch(
+      /^METHOD\s+URL\s+NAME\s+HANDLER\s+MIDDLEWARE\s+SOURCE$/,
+    );
+    expect(text.stdout).toMatch(
+      /GET\s+\/admin\/\{id\}\s+admin\.show\s+Shop@show\s+Middleware\\Gate:x\s+routes\.ts:3:10/,
+    );
+    const json = JSON.parse((await runCli(['routes', '--root', dir, '--json'])).stdout);
+    expect(json).toEqual([
+      {
+        methods: ['GET'],
+        url: '/admin/{id}',
+        name: 'admin.show',
+        handler: 'Shop@show',
+        parameters: [{ name: 'id', optional: false, regex: '\\w+' }],
+        middleware: ['Middleware\\Gate:x'],
+        handlers: [],
+        source: 'routes.ts:3:10',
+      },
+    ]);
   });
 });

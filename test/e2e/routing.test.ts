@@ -2,7 +2,16 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { format } from 'prettier';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, importTable, removeApp, send, serve, writeApp, type Served } from '../_utils.js';
+import {
+  buildApp,
+  importTable,
+  removeApp,
+  send,
+  serve,
+  writeApp,
+  type SendInit,
+  type Served,
+} from '../_utils.js';
 
 const ROUTES = `
 import { Course, response, request, url, HttpException, NotFoundHttpException } from 'course-router';
@@ -73,8 +82,8 @@ Course.get('/loaded/{id}', (id) => request().getLoadedRoute()?.getUrl() + ' ' + 
 
 const FILES = {
   'routes.ts': ROUTES,
-  'routers/b.ts': `import { Course } from 'course-router';\nCourse.get('/from-b', () => 'b');\n`,
-  'routers/a/nested.ts': `import { Course } from 'course-router';\nCourse.get('/from-a', () => 'a');\nCourse.get('/from-b', () => 'a wins: evaluated first');\n`,
+  'routers/b.ts': `import { Course } from 'course-router';\nCourse.match(['get', 'post'], '/order/b', () => 'b');\n`,
+  'routers/a/nested.ts': `import { Course } from 'course-router';\nCourse.get('/order/{x}', (x) => 'a ' + x);\n`,
   'app/Components/Controller/Shop.ts': `
 export class Shop {
   show(id: string) { return 'shop ' + id; }
@@ -115,7 +124,7 @@ afterAll(async () => {
   removeApp(dir);
 });
 
-const get = (target: string, init?: RequestInit) => send(served, 'GET', target, init);
+const get = (target: string, init?: SendInit) => send(served, 'GET', target, init);
 
 describe('verbs', () => {
   it.each(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])(
@@ -202,8 +211,9 @@ describe('matching', () => {
   });
 
   it('routers/ files are evaluated after routes.ts in path order; the first registered route wins', async () => {
-    expect((await get('/from-a')).body).toBe('a');
-    expect((await get('/from-b')).body).toBe('a wins: evaluated first');
+    expect((await get('/order/x')).body).toBe('a x');
+    expect((await get('/order/b')).body).toBe('a b');
+    expect((await send(served, 'POST', '/order/b')).body).toBe('b');
   });
 });
 
