@@ -89,6 +89,10 @@ export class Animals {
 import { response, type CourseRequest } from 'course-router';
 export class PageHandler {
   handleError(request: CourseRequest, error: Error & { status?: number }) {
+    if (error.status === 404 && request.getUri().getPath() === '/gallery') {
+      request.setRewriteCallback('Photos@index');
+      return;
+    }
     if (error.status === 404) {
       request.setRewriteCallback(() => { response().httpCode(404); return 'Custom 404 page'; });
       return;
@@ -280,6 +284,10 @@ describe('exception handlers (the spec examples)', () => {
     expect(answer.status).toBe(500);
     expect(answer.body).not.toContain('rethrown');
     expect((await req('GET', '/boom')).status).toBe(500);
+  });
+
+  it("setRewriteCallback('Class@method') serves a routed controller method", async () => {
+    expect(await body('GET', '/gallery')).toBe('index');
   });
 
   it('a 404 under /api goes to the /api group handler as JSON', async () => {
