@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createFetchHandler } from './adapters/fetch.js';
+import { createFetchHandler, type FetchInfo } from './adapters/fetch.js';
 import { createNodeHandler } from './adapters/node.js';
 import type { StartOptions } from './dispatch.js';
 import type { RouteTable } from './types.js';
@@ -10,7 +10,7 @@ import { activeTable } from './url.js';
 export interface CourseApp {
   readonly table: RouteTable;
   /** Fetch API: Bun, Deno, workers, tests. */
-  readonly fetch: (request: Request) => Promise<Response>;
+  readonly fetch: (request: Request, info?: FetchInfo) => Promise<Response>;
   /** `node:http` request listener. */
   readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
   /** Starts a `node:http` server (port `PORT` or 3000, host 127.0.0.1 by default). */

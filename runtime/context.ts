@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { CourseRequest } from './request.js';
 import type { CourseResponse } from './response.js';
+import type { Store } from './store/types.js';
 import type { RouteTable } from './types.js';
 
 /** Options of `Course.start()`. */
@@ -13,6 +14,21 @@ export interface StartOptions {
   secret?: string;
   /** Largest form or JSON body the router reads, in bytes [1 MiB]. */
   bodyLimit?: number;
+  /** Largest multipart body (files included), in bytes [10 MiB]. */
+  multipartLimit?: number;
+  /** State of `requestLimit` and `requestRepeat` [a `MemoryStore`; `RedisStore` for several processes]. */
+  store?: Store;
+  /** Who the client is for `requestLimit`/`requestRepeat` [its address, see `trustProxy`]. */
+  identify?: (request: CourseRequest) => string;
+  /**
+   * Proxies in front of the app whose `X-Forwarded-For` is believed [0: the socket address
+   * is the client]. With 1, the last address the nearest proxy appended is the client.
+   */
+  trustProxy?: number;
+  /** Key mixed into every password hash (HMAC pepper) [empty, as the original]. */
+  pepper?: string;
+  /** Hosts `toRoute`/`redirect` may send clients to, besides this app [none]. */
+  redirectHosts?: readonly string[];
 }
 
 /** What `request()`, `response()` and `url()` see while a request is served. */

@@ -29,8 +29,9 @@ export class BaseCsrfVerifier {
   async handle(request: CourseRequest): Promise<void> {
     if (!CHECKED.has(request.method) || !this.applies(request.path)) return;
     const token = cookieToken(request);
-    const given = (await request.form())?.get(CSRF_FIELD) ?? request.getHeader(CSRF_HEADER);
-    if (token === undefined || given === undefined || given === null || !sameText(token, given)) {
+    const field = (await request.loadInput()).post[CSRF_FIELD];
+    const given = typeof field === 'string' ? field : request.getHeader(CSRF_HEADER);
+    if (token === undefined || given === undefined || !sameText(token, given)) {
       throw new TokenMismatchException();
     }
   }

@@ -46,6 +46,7 @@ export function badRequest(): CourseResponse {
 // A rewrite may lead to another; past this many the request fails instead of looping.
 const MAX_REWRITES = 5;
 const SPOOFABLE = new Set(['PUT', 'PATCH', 'DELETE']);
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 async function serve(
@@ -59,8 +60,8 @@ async function serve(
     return statusResponse(new HttpException(400, 'Bad Host header'), options, request);
   try {
     if (table.bootManagers?.length) await boot(table, request);
-    if (request.method === 'POST') await spoof(request);
-    return await route(table, request, response, 0);
+    if (request.method === 'POST') await spoof(request, options);
+    return await route(table, options, request, response, 0);
   } catch (error) {
     return fail(error, table, options, request, response, 0);
   }
@@ -74,14 +75,17 @@ async function boot(table: RouteTable, request: CourseRequest): Promise<void> {
 }
 
 /** `_method` from a POSTed form: PUT, PATCH or DELETE (CONTRACT 5.1). */
-async function spoof(request: CourseRequest): Promise<void> {
-  const form = await request.form();
-  const method = form?.get('_method')?.toUpperCase();
+async function spoof(request: CourseRequest, options: StartOptions): Promise<void> {
+  const type = request.getHeader('content-type') ?? '';
+  if (!/^(?:application\/x-www-form-urlencoded|multipart\/form-data)/i.test(type)) return;
+  const field = (await request.loadInput(options.multipartLimit)).post['_method'];
+  const method = typeof field === 'string' ? field.toUpperCase() : undefined;
   if (method && SPOOFABLE.has(method)) request.method = method;
 }
 
 async function route(
   table: RouteTable,
+  options: StartOptions,
   request: CourseRequest,
   response: CourseResponse,
   depth: number,
@@ -95,16 +99,17 @@ async function route(
     throw miss(table, request.path, host);
   }
   request.loaded = hit;
+  if (BODY_METHODS.has(request.originalMethod)) await request.loadInput(options.multipartLimit);
   if (table.csrfVerifier) await new table.csrfVerifier().handle(request as never);
   const middleware = hit.route.middleware;
   for (let i = 0; i < middleware.length; i++) {
     const entry = middleware[i]!;
     const stop: unknown = await new entry.use().handle(request as never, ...entry.args);
-    if (pendingRewrite(request)) return rewrite(table, request, response, depth);
+    if (pendingRewrite(request)) return rewrite(table, options, request, response, depth);
     if (stop !== undefined && stop !== null) return applyResult(stop, response);
   }
   const value: unknown = await hit.route.call(hit.params);
-  if (pendingRewrite(request)) return rewrite(table, request, response, depth);
+  if (pendingRewrite(request)) return rewrite(table, options, request, response, depth);
   return applyResult(value, response);
 }
 
@@ -115,6 +120,7 @@ function pendingRewrite(request: CourseRequest): boolean {
 /** Serves a rewrite set by a boot manager, middleware, callback or exception handler. */
 async function rewrite(
   table: RouteTable,
+  options: StartOptions,
   request: CourseRequest,
   response: CourseResponse,
   depth: number,
@@ -135,7 +141,7 @@ async function rewrite(
     return applyResult(await registered(params), response);
   }
   takeRewriteUrl(request);
-  return route(table, request, response, depth + 1);
+  return route(table, options, request, response, depth + 1);
 }
 
 function takeRewriteUrl(request: CourseRequest): void {
@@ -168,7 +174,7 @@ async function fail(
   for (const Handler of handlers) {
     try {
       const result: unknown = await new Handler().handleError(request as never, error as never);
-      if (pendingRewrite(request)) return await rewrite(table, request, response, depth);
+      if (pendingRewrite(request)) return await rewrite(table, options, request, response, depth);
       if (result !== undefined && result !== null) return applyResult(result, response);
       if (response.written) return response;
     } catch (thrown) {

@@ -2,6 +2,12 @@ export { Course } from './course.js';
 export { defineRoutes } from './define.js';
 export { url, request, response, spoofing } from './helpers.js';
 export { BaseCsrfVerifier, TokenMismatchException, csrfToken } from './csrf.js';
+export { Controller, passHash, passVerify } from './controller.js';
+export { input } from './input.js';
+export { requestLimit, requestRepeat, clientAddress } from './limits.js';
+export { hashPassword, verifyPassword, passwordInfo } from './password.js';
+export { removeParam, toRoute } from './redirect.js';
+export { MemoryStore } from './store/memory.js';
 export { buildUrl } from './url.js';
 export { decodeParam } from './path.js';
 export { CourseRequest, LoadedRoute } from './request.js';
@@ -11,6 +17,10 @@ export { RouteBuilder } from './dsl/route-builder.js';
 export { beginRecording, endRecording } from './dsl/recorder.js';
 
 export type { CourseApp } from './app.js';
+export type { FetchInfo } from './adapters/fetch.js';
+export type { InputSource, ParsedBody, UploadedFile } from './input.js';
+export type { PasswordInfo } from './password.js';
+export type { Store } from './store/types.js';
 export type { BootRouter, StartOptions } from './dispatch.js';
 export type {
   Middleware,

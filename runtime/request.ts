@@ -1,4 +1,5 @@
 import { DEFAULT_BODY_LIMIT } from './body.js';
+import { DEFAULT_MULTIPART_LIMIT, parseBody, type ParsedBody } from './input.js';
 import type { MatchHit, Params, RouteEntry } from './types.js';
 
 /** Reads one request header by lower-case name. */
@@ -8,6 +9,8 @@ export type HeaderReader = (name: string) => string | undefined;
 export interface RequestSource {
   header: HeaderReader;
   body: (limit: number) => Promise<Uint8Array>;
+  /** The peer's address, when the adapter knows it. */
+  remoteAddress?: string;
 }
 
 /** The path and query of the request, as the original's `getUri()`. */
@@ -43,10 +46,14 @@ export class CourseRequest {
   bodyLimit = DEFAULT_BODY_LIMIT;
   /** @internal the CSRF token made for this request by `csrfToken()`. */
   csrfToken: string | undefined;
+  /** @internal the parsed body, once `loadInput()` ran. */
+  parsed: ParsedBody | undefined;
+  /** @internal */
+  parsedQuery: Record<string, unknown> | undefined;
   readonly #source: RequestSource;
   #search: URLSearchParams | undefined;
   #body: Promise<Uint8Array> | undefined;
-  #form: Promise<URLSearchParams | undefined> | undefined;
+  #input: Promise<ParsedBody> | undefined;
   #cookies: Map<string, string> | undefined;
 
   constructor(
@@ -64,6 +71,11 @@ export class CourseRequest {
     this.query = query;
     this.#source = source;
     this.raw = raw;
+  }
+
+  /** The address of the connection's peer (a proxy, when there is one). */
+  get remoteAddress(): string | undefined {
+    return this.#source.remoteAddress;
   }
 
   getMethod(): string {
@@ -101,13 +113,13 @@ export class CourseRequest {
     return (this.#body ??= this.#source.body(this.bodyLimit));
   }
 
-  /** The body as form fields when it is `application/x-www-form-urlencoded`. */
-  form(): Promise<URLSearchParams | undefined> {
-    const type = this.getHeader('content-type') ?? '';
-    if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded'))
-      return Promise.resolve(undefined);
-    return (this.#form ??= this.body().then(
-      (bytes) => new URLSearchParams(Buffer.from(bytes).toString('utf8')),
+  /**
+   * Parses the body (urlencoded, JSON, multipart) once; the router does it before middleware
+   * for requests with a body, so `input()` is synchronous.
+   */
+  loadInput(multipartLimit = DEFAULT_MULTIPART_LIMIT): Promise<ParsedBody> {
+    return (this.#input ??= parseBody(this, multipartLimit).then(
+      (parsed) => (this.parsed = parsed),
     ));
   }
 

@@ -5,12 +5,17 @@ import { headerPairs, NULL_BODY_STATUS } from './_common.js';
 import { CourseRequest } from '../request.js';
 import type { RouteTable } from '../types.js';
 
+/** What a Fetch runtime knows about the connection (Bun's `server.requestIP`, Deno's `info.remoteAddr`). */
+export interface FetchInfo {
+  remoteAddress?: string;
+}
+
 /** A Fetch-API handler (`(Request) => Promise<Response>`) serving `table`. */
 export function createFetchHandler(
   table: RouteTable,
   options: StartOptions,
-): (request: Request) => Promise<Response> {
-  return async (native) => {
+): (request: Request, info?: FetchInfo) => Promise<Response> {
+  return async (native, info) => {
     const head = native.method === 'HEAD';
     const raw = pathOf(native.url);
     const target = parseTarget(raw);
@@ -25,6 +30,7 @@ export function createFetchHandler(
         // A Fetch runtime may leave Host out of the headers; the URL always has it.
         header: (name) => headers.get(name) ?? (name === 'host' ? hostOf(native.url) : undefined),
         body: (limit) => readFetchBody(native, limit),
+        remoteAddress: info?.remoteAddress,
       },
       native,
     );

@@ -30,6 +30,7 @@ export function createNodeHandler(
           return Array.isArray(value) ? value.join(', ') : value;
         },
         body: (limit) => readNodeBody(req, limit),
+        remoteAddress: req.socket.remoteAddress,
       },
       req,
     );

@@ -1,0 +1,184 @@
+import busboy from 'busboy';
+import qs from 'qs';
+import { requireContext } from './context.js';
+import { HttpException } from './errors.js';
+import type { CourseRequest } from './request.js';
+
+/** A file of a multipart form, held in memory. */
+export interface UploadedFile {
+  field: string;
+  filename: string;
+  type: string;
+  size: number;
+  data: Buffer;
+}
+
+/** Form and JSON fields (null-prototype containers), and uploaded files. */
+export interface ParsedBody {
+  post: Record<string, unknown>;
+  files: Record<string, UploadedFile | UploadedFile[]>;
+}
+
+/** Where `input()` may look: the query, the body, the uploaded files. */
+export type InputSource = 'get' | 'post' | 'file';
+
+/** Default limit of a multipart body, files included: 10 MiB. */
+export const DEFAULT_MULTIPART_LIMIT = 10 * 1024 * 1024;
+
+// PHP-style nested fields (`a[b][]=1`) into containers with no prototype, with bounds.
+const QS_OPTIONS: qs.IParseOptions = {
+  allowPrototypes: false,
+  plainObjects: true,
+  depth: 5,
+  arrayLimit: 100,
+  parameterLimit: 1000,
+};
+
+/**
+ * Reads a request input (CONTRACT 4, `input`): with no index, every source; otherwise the
+ * first non-blank value of `index` in the query, the body, then the files. With `methods`,
+ * each listed source that has the key overrides the one before. A blank or whitespace-only
+ * value gives `defaultValue`.
+ *
+ * @example input('email') ; input('page', '1', 'get') ; input('avatar', null, 'file')
+ */
+export function input(): {
+  get: Record<string, unknown>;
+  post: Record<string, unknown>;
+  file: ParsedBody['files'];
+};
+export function input(index: string, defaultValue?: unknown, ...methods: InputSource[]): unknown;
+export function input(
+  index?: string,
+  defaultValue: unknown = null,
+  ...methods: InputSource[]
+): unknown {
+  const request = requireContext('input').request;
+  const sources = {
+    get: queryOf(request),
+    post: request.parsed?.post ?? {},
+    file: request.parsed?.files ?? {},
+  };
+  if (index === undefined) return sources;
+  let found: unknown;
+  for (const source of methods.length ? methods : (['get', 'post', 'file'] as const)) {
+    const bag = sources[source] as Record<string, unknown> | undefined;
+    if (!bag || !Object.hasOwn(bag, index) || blank(bag[index])) continue;
+    found = bag[index];
+    if (methods.length === 0) break;
+  }
+  return found === undefined ? defaultValue : found;
+}
+
+/** Parses the body by its content type: urlencoded, JSON or multipart; others give nothing. */
+export async function parseBody(
+  request: CourseRequest,
+  multipartLimit: number,
+): Promise<ParsedBody> {
+  const type = (request.getHeader('content-type') ?? '').toLowerCase();
+  const empty: ParsedBody = {
+    post: Object.create(null) as Record<string, unknown>,
+    files: Object.create(null) as ParsedBody['files'],
+  };
+  if (type.startsWith('application/x-www-form-urlencoded')) {
+    return {
+      ...empty,
+      post: qs.parse(Buffer.from(await request.body()).toString('utf8'), QS_OPTIONS),
+    };
+  }
+  if (/^application\/(?:[\w.+-]*\+)?json/.test(type)) {
+    const text = Buffer.from(await request.body()).toString('utf8');
+    if (text.trim() === '') return empty;
+    try {
+      const value: unknown = JSON.parse(text);
+      return {
+        ...empty,
+        post: isObject(value)
+          ? (nullPrototype(value) as Record<string, unknown>)
+          : { __proto__: null, value },
+      };
+    } catch {
+      throw new HttpException(400, 'Malformed JSON body');
+    }
+  }
+  if (type.startsWith('multipart/form-data')) return parseMultipart(request, type, multipartLimit);
+  return empty;
+}
+
+/** The query string as nested fields. */
+export function queryOf(request: CourseRequest): Record<string, unknown> {
+  return (request.parsedQuery ??= qs.parse(request.query, QS_OPTIONS));
+}
+
+// --- internal ---
+
+function blank(value: unknown): boolean {
+  return (
+    value === null || value === undefined || (typeof value === 'string' && value.trim() === '')
+  );
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
+}
+
+/** A copy of parsed JSON whose objects have no prototype, so no key can reach one. */
+function nullPrototype(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(nullPrototype);
+  if (!isObject(value)) return value;
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const [key, item] of Object.entries(value)) out[key] = nullPrototype(item);
+  return out;
+}
+
+async function parseMultipart(
+  request: CourseRequest,
+  type: string,
+  limit: number,
+): Promise<ParsedBody> {
+  request.bodyLimit = limit;
+  const bytes = Buffer.from(await request.body());
+  const fields: string[] = [];
+  const files = Object.create(null) as ParsedBody['files'];
+  await new Promise<void>((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: { 'content-type': type },
+        limits: { files: 20, fields: 1000, parts: 1100 },
+      });
+    } catch {
+      reject(new HttpException(400, 'Malformed multipart body'));
+      return;
+    }
+    parser.on('field', (name, value) =>
+      fields.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`),
+    );
+    parser.on('file', (name, stream, info) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const data = Buffer.concat(chunks);
+        const file: UploadedFile = {
+          field: name,
+          filename: info.filename ?? '',
+          type: info.mimeType,
+          size: data.length,
+          data,
+        };
+        const key = name.replace(/\[\]$/, '');
+        const existing = Object.hasOwn(files, key) ? files[key] : undefined;
+        files[key] =
+          existing === undefined
+            ? name.endsWith('[]')
+              ? [file]
+              : file
+            : [...(Array.isArray(existing) ? existing : [existing]), file];
+      });
+    });
+    parser.on('error', () => reject(new HttpException(400, 'Malformed multipart body')));
+    parser.on('close', () => resolve());
+    parser.end(bytes);
+  });
+  return { post: qs.parse(fields.join('&'), QS_OPTIONS), files };
+}

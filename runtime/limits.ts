@@ -1,0 +1,60 @@
+import { requireContext, type StartOptions } from './context.js';
+import type { CourseRequest } from './request.js';
+import { MemoryStore } from './store/memory.js';
+import type { Store } from './store/types.js';
+
+// How long a requestRepeat value is remembered: the original kept it for the session.
+const REPEAT_SECONDS = 24 * 60 * 60;
+
+/**
+ * `true` when this client already made `limit` calls for `key` within the window (the
+ * original's meaning: "limited"); each allowed call moves the window's end to now + `seconds`.
+ * Nothing else happens: the caller decides what a limited client gets.
+ *
+ * @example if (await requestLimit('login', 5, 60)) return response().httpCode(429).write('Slow down');
+ */
+export function requestLimit(key: string, limit = 5, seconds = 60): Promise<boolean> {
+  const { request, options } = requireContext('requestLimit');
+  return storeOf(options).limit(scoped(request, options, 'limit', key), limit, seconds);
+}
+
+/** `true` when this client already sent `value` for `key`; otherwise remembers it. */
+export function requestRepeat(key: string, value: string): Promise<boolean> {
+  const { request, options } = requireContext('requestRepeat');
+  return storeOf(options).repeat(
+    scoped(request, options, 'repeat', key),
+    String(value),
+    REPEAT_SECONDS,
+  );
+}
+
+/** The client's address: the socket's, or the one `trustProxy` proxies report. */
+export function clientAddress(request: CourseRequest, trustProxy = 0): string {
+  if (trustProxy > 0) {
+    const forwarded = (request.getHeader('x-forwarded-for') ?? '')
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean);
+    const index = forwarded.length - trustProxy;
+    if (index >= 0 && forwarded[index]) return forwarded[index]!;
+  }
+  return request.remoteAddress ?? '';
+}
+
+// --- internal ---
+
+const defaults = new WeakMap<StartOptions, Store>();
+
+function storeOf(options: StartOptions): Store {
+  if (options.store) return options.store;
+  let store = defaults.get(options);
+  if (!store) defaults.set(options, (store = new MemoryStore()));
+  return store;
+}
+
+function scoped(request: CourseRequest, options: StartOptions, kind: string, key: string): string {
+  const client = options.identify
+    ? options.identify(request)
+    : clientAddress(request, options.trustProxy);
+  return `${kind}:${client}:${key}`;
+}
