@@ -101,7 +101,10 @@ export async function parseBody(
       throw new HttpException(400, 'Malformed JSON body');
     }
   }
-  if (type.startsWith('multipart/form-data')) return parseMultipart(request, type, multipartLimit);
+  if (type.startsWith('multipart/form-data')) {
+    // The boundary is case-sensitive: busboy gets the header as sent.
+    return parseMultipart(request, request.getHeader('content-type')!, multipartLimit);
+  }
   return empty;
 }
 

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import bcrypt from 'bcryptjs';
+import bcrypt from 'bcrypt';
 
 /** bcrypt's default work factor here, as the original's configuration ships it. */
 export const DEFAULT_COST = 10;
@@ -14,8 +14,8 @@ export interface PasswordInfo {
 /**
  * Hashes a password: bcrypt (`$2y$`, PHP's `password_hash` format) over HMAC-SHA256 of the
  * password keyed with the pepper. The pre-hash is 64 hex characters, so bcrypt's 72-byte limit
- * never truncates a password and NUL bytes count like any other. Asynchronous: bcryptjs
- * yields to the event loop while it works.
+ * never truncates a password and NUL bytes count like any other. The work runs on libuv's
+ * thread pool, never on the event loop.
  */
 export async function hashPassword(
   password: string,

@@ -86,7 +86,10 @@ export class RedisStore implements Store {
   }
 
   async #run(command: () => Promise<number>, fallback: () => Promise<boolean>): Promise<boolean> {
-    if (this.client.status !== 'ready') return fallback();
+    if (this.client.status !== 'ready') {
+      this.#state('down', new Error(`Redis connection is ${this.client.status}`));
+      return fallback();
+    }
     try {
       return (await withTimeout(command(), this.#timeout)) === 1;
     } catch (error) {

@@ -1,0 +1,228 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, importTable, removeApp, send, serve, writeApp, type Served } from '../_utils.js';
+
+const ROUTES = `
+import { Course, input, removeParam, requestLimit, requestRepeat, toRoute, url } from 'course-router';
+
+Course.match(['get', 'post', 'put'], '/input', () => ({
+  name: input('name', 'anonymous'),
+  fromGet: input('name', null, 'get'),
+  postWins: input('name', null, 'get', 'post'),
+  nested: input('user'),
+  list: input('tags'),
+}));
+Course.post('/upload', () => {
+  const file = input('avatar', null, 'file') as { filename: string; type: string; size: number; data: Buffer };
+  const many = input('docs', null, 'file') as unknown[];
+  return { title: input('title'), filename: file.filename, type: file.type, size: file.size, text: file.data.toString(), docs: many.length };
+});
+Course.post('/proto', () => ({ polluted: ({} as Record<string, unknown>)['polluted'] ?? null, keys: Object.keys(input().post) }));
+
+Course.get('/go', () => toRoute(String(input('to')), Number(input('code', 302))));
+Course.get('/strip', () => (removeParam() ? undefined : 'no query'));
+Course.get('/limit', async () => ((await requestLimit('api', 2, 60)) ? 'limited' : 'ok'));
+Course.get('/repeat/{value}', async (value: string) => String(await requestRepeat('form', value)));
+Course.get('/controller/{word}', 'Account@show');
+Course.get('/named', () => url('named.target')).name('named.target');
+`;
+
+const FILES = {
+  'routes.ts': ROUTES,
+  'app/Components/Controller/Account.ts': `
+import { Controller } from 'course-router';
+export class Account extends Controller {
+  async show(word: string) {
+    const hash = await this.passHash(word);
+    const info = await this.passHash(word, true);
+    return { ok: await this.passVerify(word, hash), wrong: await this.passVerify(word + '!', hash), info,
+      limited: await this.requestLimit('c', 1, 60), repeat: await this.requestRepeat('c', word), q: this.getRequestParams('q', 'none') };
+  }
+}`,
+};
+
+let dir: string;
+let served: Served;
+
+beforeAll(async () => {
+  dir = writeApp(FILES);
+  await buildApp(dir);
+  served = await serve(await importTable(dir), {
+    bodyLimit: 2048,
+    multipartLimit: 4096,
+    trustProxy: 1,
+  });
+});
+
+afterAll(async () => {
+  await served?.close();
+  removeApp(dir);
+});
+
+const json = async (method: string, target: string, init?: Parameters<typeof send>[3]) =>
+  JSON.parse((await send(served, method, target, init)).body) as Record<string, unknown>;
+
+describe('input()', () => {
+  it('reads the query, with nested PHP-style fields, and gives the default for blank values', async () => {
+    const answer = await json(
+      'GET',
+      '/input?name=%20%20&user[name]=ann&user[roles][]=a&user[roles][]=b&tags[]=x',
+    );
+    expect(answer).toEqual({
+      name: 'anonymous',
+      fromGet: null,
+      postWins: null,
+      nested: { name: 'ann', roles: ['a', 'b'] },
+      list: ['x'],
+    });
+  });
+
+  it('reads urlencoded and JSON bodies; listed sources override in order', async () => {
+    const form = {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'name=posted&user[id]=7',
+    };
+    expect(await json('POST', '/input?name=queried', form)).toMatchObject({
+      name: 'queried',
+      fromGet: 'queried',
+      postWins: 'posted',
+      nested: { id: '7' },
+    });
+    const body = JSON.stringify({ name: 'jay', user: { deep: { x: 1 } }, tags: [1, 2] });
+    expect(
+      await json('PUT', '/input', { headers: { 'content-type': 'application/json' }, body }),
+    ).toMatchObject({
+      name: 'jay',
+      nested: { deep: { x: 1 } },
+      list: [1, 2],
+    });
+  });
+
+  it('reads multipart forms with their files', async () => {
+    const boundary = 'XyZ';
+    const part = (headers: string, content: string) =>
+      `--${boundary}\r\n${headers}\r\n\r\n${content}\r\n`;
+    const body =
+      part('Content-Disposition: form-data; name="title"', 'Holiday') +
+      part(
+        'Content-Disposition: form-data; name="avatar"; filename="me.txt"\r\nContent-Type: text/plain',
+        'hello file',
+      ) +
+      part('Content-Disposition: form-data; name="docs[]"; filename="a.txt"', 'a') +
+      part('Content-Disposition: form-data; name="docs[]"; filename="b.txt"', 'b') +
+      `--${boundary}--\r\n`;
+    const answer = await json('POST', '/upload', {
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
+    expect(answer).toEqual({
+      title: 'Holiday',
+      filename: 'me.txt',
+      type: 'text/plain',
+      size: 10,
+      text: 'hello file',
+      docs: 2,
+    });
+  });
+
+  it('a body over the limit is a 413; malformed JSON a 400', async () => {
+    const big = {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `name=${'x'.repeat(3000)}`,
+    };
+    expect((await send(served, 'POST', '/input', big)).status).toBe(413);
+    const bad = { headers: { 'content-type': 'application/json' }, body: '{"name":' };
+    expect((await send(served, 'POST', '/input', bad)).status).toBe(400);
+  });
+
+  it('no field reaches an object prototype', async () => {
+    const form = {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: '__proto__[polluted]=yes&constructor[prototype][polluted]=yes&a=1',
+    };
+    expect((await json('POST', '/proto', form)).polluted).toBeNull();
+    const body = '{"__proto__":{"polluted":"yes"},"a":1}';
+    const answer = await json('POST', '/proto', {
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    expect(answer.polluted).toBeNull();
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+});
+
+describe('redirects', () => {
+  it('toRoute() redirects on site, 302 by default or the 3xx given', async () => {
+    expect(await send(served, 'GET', '/go?to=/target')).toMatchObject({
+      status: 302,
+      headers: { location: '/target' },
+    });
+    expect((await send(served, 'GET', '/go?to=/target&code=307')).status).toBe(307);
+  });
+
+  it('toRoute() refuses off-site, protocol-relative, non-http and CR/LF targets, and non-3xx codes', async () => {
+    for (const to of [
+      'https://evil.example/',
+      '//evil.example/x',
+      '/\\\\evil.example',
+      'javascript:alert(1)',
+      '/a\r\nSet-Cookie:x=1',
+    ]) {
+      expect((await send(served, 'GET', `/go?to=${encodeURIComponent(to)}`)).status, to).toBe(400);
+    }
+    expect((await send(served, 'GET', '/go?to=/x&code=200')).status).toBe(500);
+  });
+
+  it('removeParam() redirects to the path without its query', async () => {
+    expect(await send(served, 'GET', '/strip?a=1&b=2')).toMatchObject({
+      status: 302,
+      headers: { location: '/strip' },
+    });
+    expect((await send(served, 'GET', '/strip')).body).toBe('no query');
+  });
+});
+
+describe('requestLimit and requestRepeat', () => {
+  it('limits per client: the 3rd call of one client is limited, another client is not', async () => {
+    const call = async (ip: string) =>
+      (
+        await served.app.fetch(
+          new Request('http://localhost/limit', { headers: { 'x-forwarded-for': ip } }),
+        )
+      ).text();
+    const first = await Promise.all([1, 2, 3].map(() => call('203.0.113.7')));
+    expect(first.sort()).toEqual(['limited', 'ok', 'ok']);
+    expect(await call('198.51.100.1')).toBe('ok');
+  });
+
+  it('requestRepeat answers true for a value this client already sent', async () => {
+    const client = { headers: { 'x-forwarded-for': '192.0.2.9' } };
+    const a1 = await served.app.fetch(new Request('http://localhost/repeat/a', client));
+    const a2 = await served.app.fetch(new Request('http://localhost/repeat/a', client));
+    const b1 = await served.app.fetch(new Request('http://localhost/repeat/b', client));
+    const b2 = await served.app.fetch(new Request('http://localhost/repeat/b', client));
+    expect(await Promise.all([a1, a2, b1, b2].map((r) => r.text()))).toEqual([
+      'false',
+      'true',
+      'false',
+      'true',
+    ]);
+  });
+});
+
+describe('Controller', () => {
+  it('has the spec helpers as methods', async () => {
+    const response = await served.app.fetch(
+      new Request('http://localhost/controller/word?q=query', {
+        headers: { 'x-forwarded-for': '192.0.2.50' },
+      }),
+    );
+    expect(await response.json()).toEqual({
+      ok: true,
+      wrong: false,
+      info: { algo: '2y', algoName: 'bcrypt', options: { cost: 10 } },
+      limited: false,
+      repeat: false,
+      q: 'query',
+    });
+  });
+});
