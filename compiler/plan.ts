@@ -7,59 +7,56 @@ export interface PlannedHit {
 }
 
 /**
- * How the generated matcher finds routes. A static path is answered from one lookup whose
- * entry was fully decided at build time (every route matching that path was tried, in
- * order, per verb), unless a host-restricted route could also match it. Other paths go to
- * the routes of their first segment, tried in registration order.
+ * How the generated matcher finds routes. A static path is answered by a decision tree of
+ * lengths and characters ending in one string comparison, its answer per verb decided at
+ * build time (every route matching that path was tried, in order), unless a host-restricted
+ * route could also match it. Other paths go to the routes whose literal prefix starts with
+ * their second character, tried in registration order.
  */
 export interface MatcherPlan {
   /** Static path → verb → hit; `'*'` for routes accepting every verb. */
   statics: Map<string, Map<string, PlannedHit>>;
-  /** First path segment → the routes tried for it (its own, plus `wild`), in order. */
-  buckets: Map<string, number[]>;
-  /** Routes whose first segment is not a literal, tried for every path. */
+  /** Char code of the path's second character → the routes tried for it (plus `wild`), in order. */
+  buckets: Map<number, number[]>;
+  /** Routes with no literal prefix to sort by, tried for every path. */
   wild: number[];
 }
 
 /** Plans the matcher for `routes` (registration order is the priority). */
 export function planMatcher(routes: readonly RouteRecord[]): MatcherPlan {
   const regexes = routes.map(pathRegex);
-  const own = new Map<string, number[]>();
+  const own = new Map<number, number[]>();
   const wild: number[] = [];
-  const add = (segment: string, i: number) => own.set(segment, [...(own.get(segment) ?? []), i]);
+  const add = (code: number, i: number) => own.set(code, [...(own.get(code) ?? []), i]);
   for (const route of routes) {
     if (isStaticPath(route)) continue;
-    const first = firstLiteralSegment(route);
-    if (first === undefined) wild.push(route.index);
-    else add(first, route.index);
+    const prefix = literalPrefix(route);
+    if (prefix.length < 2) wild.push(route.index);
+    else add(prefix.charCodeAt(1), route.index);
   }
   const statics = new Map<string, Map<string, PlannedHit>>();
   const demoted = new Set<string>();
   for (const route of routes) {
     if (!isStaticPath(route) || statics.has(route.url) || demoted.has(route.url)) continue;
     const path = route.url;
-    const segment = firstSegment(path);
     const sameUrl = routes.filter((r) => isStaticPath(r) && r.url === path).map((r) => r.index);
-    const candidates = merge(sameUrl, merge(own.get(segment) ?? [], wild)).filter((i) =>
+    const candidates = merge(sameUrl, merge(own.get(path.charCodeAt(1)) ?? [], wild)).filter((i) =>
       regexes[i]!.test(path),
     );
     if (candidates.some((i) => routes[i]!.domain)) {
       // The answer depends on the host: these routes are tried in order like dynamic ones.
       demoted.add(path);
-      for (const i of sameUrl) add(segment, i);
+      for (const i of sameUrl) {
+        if (path.length < 2) wild.push(i);
+        else add(path.charCodeAt(1), i);
+      }
     } else {
       statics.set(path, resolveVerbs(candidates, routes, regexes, path));
     }
   }
-  const buckets = new Map<string, number[]>();
-  for (const [segment, list] of own) buckets.set(segment, merge(list, wild));
-  return { statics, buckets, wild };
-}
-
-/** The first segment of a normalised path (`/user/5` → `user`). */
-export function firstSegment(path: string): string {
-  const end = path.indexOf('/', 1);
-  return end === -1 ? path.slice(1) : path.slice(1, end);
+  const buckets = new Map<number, number[]>();
+  for (const [code, list] of own) buckets.set(code, merge(list, wild));
+  return { statics, buckets, wild: merge(wild, []) };
 }
 
 /** Does `verb` reach the route? (`GET` routes answer `HEAD`.) */
@@ -81,19 +78,14 @@ export function pathRegex(route: RouteRecord): RegExp {
   return route.match ? new RegExp(route.match.source, route.match.flags) : new RegExp(route.regex);
 }
 
-// --- internal ---
-
-/** The first segment when it is a plain literal (`/user/{id}` → `user`; `/file-{id}` → none). */
-function firstLiteralSegment(route: RouteRecord): string | undefined {
-  if (route.match) return undefined;
-  const [head, next] = route.tokens;
-  if (!head) return '';
-  if (head.kind !== 'literal') return undefined;
-  const slash = head.text.indexOf('/', 1);
-  if (slash !== -1) return head.text.slice(1, slash);
-  if (!next || (next.kind === 'param' && next.separator === '/')) return head.text.slice(1);
-  return undefined;
+/** The literal text every path the route matches starts with (`/user/{id}` → `/user`). */
+export function literalPrefix(route: RouteRecord): string {
+  if (route.match) return '';
+  const head = route.tokens[0];
+  return head?.kind === 'literal' ? head.text : route.tokens.length === 0 ? '/' : '';
 }
+
+// --- internal ---
 
 function merge(a: readonly number[], b: readonly number[]): number[] {
   return [...new Set([...a, ...b])].sort((x, y) => x - y);

@@ -8,14 +8,15 @@ import {
   buildUrl,
   decodeParam as d,
   defineRoutes,
-  firstSegment,
   handlersOf,
+  matchSegments as seg,
   url as currentUrl,
 } from 'course-router';
 import type {
   Candidate,
   HandlerGroup,
   MatchHit,
+  SegmentProgram,
   Params,
   ParamValue,
   Query,
@@ -282,135 +283,212 @@ const $d15 = /^([^.]+)\.localhost$/i;
 const $r19 = /^\/admin\/users\/([0-9]+)\/?$/;
 const $r20 = /^\/api\/photos\/([0-9]+)\/?$/;
 
-const $static: Record<string, Record<string, MatchHit>> = {
+const $g: SegmentProgram[] = [
+  ['/hello', [1, 0]],
+  ['/user', [0, /^(?:[0-9]+)$/]],
+  ['/user', [0, /^(?:[0-9]+)$/], '/posts', [1, /^(?:[a-z0-9-]+)$/]],
+  ['/photos', [0, 0]],
+  ['/photos', [0, 0], '/edit'],
+  ['/photos', [0, 0]],
+  ['/photos', [0, 0]],
+  ['/animals/view', [1, 0]],
+  ['/dashboard'],
+  ['/admin/users', [0, /^(?:[0-9]+)$/]],
+  ['/api/photos', [0, /^(?:[0-9]+)$/]],
+];
+
+const $hits: MatchHit[] = [
+  { route: routes[0], params: [] },
+  { route: routes[4], params: [] },
+  { route: routes[5], params: [] },
+  { route: routes[7], params: [] },
+  { route: routes[11], params: ['create'] },
+  { route: routes[6], params: [] },
+  { route: routes[10], params: ['create'] },
+  { route: routes[12], params: [] },
+  { route: routes[14], params: [] },
+  { route: routes[16], params: [] },
+  { route: routes[17], params: [] },
+  { route: routes[18], params: [] },
+];
+
+const $allow: Record<string, string[]> = {
   __proto__: null,
-  '/': {
-    __proto__: null,
-    GET: { route: routes[0], params: [] },
-    HEAD: { route: routes[0], params: [] },
-  },
-  '/contact': {
-    __proto__: null,
-    GET: { route: routes[4], params: [] },
-    HEAD: { route: routes[4], params: [] },
-    POST: { route: routes[4], params: [] },
-  },
-  '/photos': {
-    __proto__: null,
-    GET: { route: routes[5], params: [] },
-    HEAD: { route: routes[5], params: [] },
-    POST: { route: routes[7], params: [] },
-  },
-  '/photos/create': {
-    __proto__: null,
-    DELETE: { route: routes[11], params: ['create'] },
-    GET: { route: routes[6], params: [] },
-    HEAD: { route: routes[6], params: [] },
-    PATCH: { route: routes[10], params: ['create'] },
-    PUT: { route: routes[10], params: ['create'] },
-  },
-  '/animals': {
-    __proto__: null,
-    GET: { route: routes[12], params: [] },
-    HEAD: { route: routes[12], params: [] },
-  },
-  '/animals/save': {
-    __proto__: null,
-    POST: { route: routes[14], params: [] },
-  },
-  '/status': {
-    __proto__: null,
-    GET: { route: routes[16], params: [] },
-    HEAD: { route: routes[16], params: [] },
-  },
-  '/limited': {
-    __proto__: null,
-    GET: { route: routes[17], params: [] },
-    HEAD: { route: routes[17], params: [] },
-  },
-  '/admin': {
-    __proto__: null,
-    GET: { route: routes[18], params: [] },
-    HEAD: { route: routes[18], params: [] },
-  },
+  '/': ['GET', 'HEAD'],
+  '/contact': ['GET', 'HEAD', 'POST'],
+  '/photos': ['GET', 'HEAD', 'POST'],
+  '/photos/create': ['DELETE', 'GET', 'HEAD', 'PATCH', 'PUT'],
+  '/animals': ['GET', 'HEAD'],
+  '/animals/save': ['POST'],
+  '/status': ['GET', 'HEAD'],
+  '/limited': ['GET', 'HEAD'],
+  '/admin': ['GET', 'HEAD'],
 } as never;
 
 function match(method: string, path: string, host: string): MatchHit | undefined {
-  const entry = $static[path];
-  if (entry !== undefined) return entry[method] ?? entry['*'];
+  const hit = matchStatic(method, path);
+  return hit !== null ? hit : matchDynamic(method, path, host);
+}
+
+/** A static path's answer; `null` when the path is not one of them. */
+function matchStatic(method: string, path: string): MatchHit | undefined | null {
+  switch (path.length) {
+    case 1:
+      if (path === '/') {
+        return method === 'GET' || method === 'HEAD' ? $hits[0] : undefined;
+      }
+      break;
+    case 6:
+      if (path === '/admin') {
+        return method === 'GET' || method === 'HEAD' ? $hits[11] : undefined;
+      }
+      break;
+    case 7:
+      if (path === '/photos') {
+        switch (method) {
+          case 'GET':
+          case 'HEAD':
+            return $hits[2];
+          case 'POST':
+            return $hits[3];
+        }
+        return undefined;
+      }
+      if (path === '/status') {
+        return method === 'GET' || method === 'HEAD' ? $hits[9] : undefined;
+      }
+      break;
+    case 8:
+      if (path === '/contact') {
+        return method === 'GET' || method === 'HEAD' || method === 'POST' ? $hits[1] : undefined;
+      }
+      if (path === '/animals') {
+        return method === 'GET' || method === 'HEAD' ? $hits[7] : undefined;
+      }
+      if (path === '/limited') {
+        return method === 'GET' || method === 'HEAD' ? $hits[10] : undefined;
+      }
+      break;
+    case 13:
+      if (path === '/animals/save') {
+        return method === 'POST' ? $hits[8] : undefined;
+      }
+      break;
+    case 14:
+      if (path === '/photos/create') {
+        switch (method) {
+          case 'DELETE':
+            return $hits[4];
+          case 'GET':
+          case 'HEAD':
+            return $hits[5];
+          case 'PATCH':
+          case 'PUT':
+            return $hits[6];
+        }
+        return undefined;
+      }
+      break;
+  }
+  return null;
+}
+
+function matchDynamic(method: string, path: string, host: string): MatchHit | undefined {
   let m: RegExpExecArray | null;
   let h: RegExpExecArray | null;
-  switch (firstSegment(path)) {
-    case 'hello':
-      if ((method === 'GET' || method === 'HEAD') && (m = $r1.exec(path)) !== null)
-        return { route: routes[1], params: [d(m[1])] };
+  let p: (string | undefined)[] | undefined;
+  const e0 = path.indexOf('/', 1);
+  const n0 = (e0 === -1 ? path.length : e0) - 1;
+  switch (n0) {
+    case 3:
+      if (path.startsWith('api', 1)) {
+        if ((method === 'GET' || method === 'HEAD') && (p = seg(path, $g[10]!)) !== undefined)
+          return { route: routes[20], params: p };
+        return undefined;
+      }
       break;
-    case 'user':
-      if ((method === 'GET' || method === 'HEAD') && (m = $r2.exec(path)) !== null)
-        return { route: routes[2], params: [d(m[1])] };
-      if ((method === 'GET' || method === 'HEAD') && (m = $r3.exec(path)) !== null)
-        return { route: routes[3], params: [d(m[1]), d(m[2])] };
+    case 4:
+      if (path.startsWith('user', 1)) {
+        if ((method === 'GET' || method === 'HEAD') && (p = seg(path, $g[1]!)) !== undefined)
+          return { route: routes[2], params: p };
+        if ((method === 'GET' || method === 'HEAD') && (p = seg(path, $g[2]!)) !== undefined)
+          return { route: routes[3], params: p };
+        return undefined;
+      }
       break;
-    case 'photos':
-      if ((method === 'GET' || method === 'HEAD') && (m = $r8.exec(path)) !== null)
-        return { route: routes[8], params: [d(m[1])] };
-      if ((method === 'GET' || method === 'HEAD') && (m = $r9.exec(path)) !== null)
-        return { route: routes[9], params: [d(m[1])] };
-      if ((method === 'PUT' || method === 'PATCH') && (m = $r10.exec(path)) !== null)
-        return { route: routes[10], params: [d(m[1])] };
-      if (method === 'DELETE' && (m = $r11.exec(path)) !== null)
-        return { route: routes[11], params: [d(m[1])] };
+    case 5:
+      if (path.startsWith('hello', 1)) {
+        if ((method === 'GET' || method === 'HEAD') && (p = seg(path, $g[0]!)) !== undefined)
+          return { route: routes[1], params: p };
+        return undefined;
+      }
+      if (path.startsWith('admin', 1)) {
+        if ((method === 'GET' || method === 'HEAD') && (p = seg(path, $g[9]!)) !== undefined)
+          return { route: routes[19], params: p };
+        return undefined;
+      }
       break;
-    case 'animals':
-      if ((method === 'GET' || method === 'HEAD') && (m = $r13.exec(path)) !== null)
-        return { route: routes[13], params: [d(m[1])] };
+    case 6:
+      if (path.startsWith('photos', 1)) {
+        if ((method === 'GET' || method === 'HEAD') && (p = seg(path, $g[3]!)) !== undefined)
+          return { route: routes[8], params: p };
+        if ((method === 'GET' || method === 'HEAD') && (p = seg(path, $g[4]!)) !== undefined)
+          return { route: routes[9], params: p };
+        if ((method === 'PUT' || method === 'PATCH') && (p = seg(path, $g[5]!)) !== undefined)
+          return { route: routes[10], params: p };
+        if (method === 'DELETE' && (p = seg(path, $g[6]!)) !== undefined)
+          return { route: routes[11], params: p };
+        return undefined;
+      }
       break;
-    case 'admin':
-      if ((method === 'GET' || method === 'HEAD') && (m = $r19.exec(path)) !== null)
-        return { route: routes[19], params: [d(m[1])] };
+    case 7:
+      if (path.startsWith('animals', 1)) {
+        if ((method === 'GET' || method === 'HEAD') && (p = seg(path, $g[7]!)) !== undefined)
+          return { route: routes[13], params: p };
+        return undefined;
+      }
       break;
-    case 'api':
-      if ((method === 'GET' || method === 'HEAD') && (m = $r20.exec(path)) !== null)
-        return { route: routes[20], params: [d(m[1])] };
+    case 9:
+      if (path.startsWith('dashboard', 1)) {
+        if (
+          (method === 'GET' || method === 'HEAD') &&
+          (h = $d15.exec(host)) !== null &&
+          (p = seg(path, $g[8]!)) !== undefined
+        )
+          return { route: routes[15], params: [h[1], ...p] };
+        return undefined;
+      }
       break;
-    case 'dashboard':
-      if (
-        (method === 'GET' || method === 'HEAD') &&
-        (h = $d15.exec(host)) !== null &&
-        (m = $r15.exec(path)) !== null
-      )
-        return { route: routes[15], params: [h[1]] };
-      break;
-    default:
   }
+
   return undefined;
 }
 
 const $wild: Candidate[] = [];
 
-function candidates(segment: string): Candidate[] {
-  switch (segment) {
-    case 'hello':
+function candidates(char: number): Candidate[] {
+  switch (char) {
+    case 104:
       return [[$r1, ['GET', 'HEAD']]];
-    case 'user':
+    case 117:
       return [
         [$r2, ['GET', 'HEAD']],
         [$r3, ['GET', 'HEAD']],
       ];
-    case 'photos':
+    case 112:
       return [
         [$r8, ['GET', 'HEAD']],
         [$r9, ['GET', 'HEAD']],
         [$r10, ['PUT', 'PATCH']],
         [$r11, ['DELETE']],
       ];
-    case 'animals':
-      return [[$r13, ['GET', 'HEAD']]];
-    case 'admin':
-      return [[$r19, ['GET', 'HEAD']]];
-    case 'api':
-      return [[$r20, ['GET', 'HEAD']]];
-    case 'dashboard':
+    case 97:
+      return [
+        [$r13, ['GET', 'HEAD']],
+        [$r19, ['GET', 'HEAD']],
+        [$r20, ['GET', 'HEAD']],
+      ];
+    case 100:
       return [[$r15, ['GET', 'HEAD'], $d15]];
     default:
       return $wild;
@@ -418,10 +496,7 @@ function candidates(segment: string): Candidate[] {
 }
 
 function allowed(path: string, host: string): string[] {
-  const entry = $static[path];
-  return entry !== undefined
-    ? Object.keys(entry)
-    : allowedBy(candidates(firstSegment(path)), path, host);
+  return $allow[path] ?? allowedBy(candidates(path.charCodeAt(1)), path, host);
 }
 
 const names: Record<string, readonly UrlPart[]> = {

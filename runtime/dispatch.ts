@@ -5,7 +5,7 @@ import {
   NotFoundHttpException,
   statusText,
 } from './errors.js';
-import { parseTarget } from './path.js';
+import { normalizePath } from './path.js';
 import type { CourseRequest } from './request.js';
 import { CourseResponse } from './response.js';
 import { applyResult } from './result.js';
@@ -148,9 +148,9 @@ function takeRewriteUrl(request: CourseRequest): void {
   const url = request.rewriteUrl;
   if (url === undefined) return;
   request.rewriteUrl = undefined;
-  const target = parseTarget(url.startsWith('/') ? url : `/${url}`);
-  if (!target) throw new HttpException(400);
-  request.path = target.path;
+  const path = normalizePath(url.startsWith('/') ? url : `/${url}`);
+  if (path === undefined) throw new HttpException(400);
+  request.path = path;
 }
 
 /**

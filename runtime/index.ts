@@ -38,5 +38,5 @@ export type {
   UrlPart,
 } from './types.js';
 export type * from './dsl/types.js';
-export { allowedBy, firstSegment, handlersOf } from './matcher.js';
-export type { Candidate, HandlerGroup } from './matcher.js';
+export { allowedBy, handlersOf, isWord, matchSegments } from './matcher.js';
+export type { Candidate, HandlerGroup, SegmentProgram } from './matcher.js';

@@ -14,10 +14,16 @@ export type HandlerGroup = readonly [
   handlers: readonly Instantiable<HandlerInstance>[],
 ];
 
-/** The first segment of a normalised path (`/user/5` → `user`). */
-export function firstSegment(path: string): string {
-  const end = path.indexOf('/', 1);
-  return end === -1 ? path.slice(1) : path.slice(1, end);
+/** Whether `value` is one or more `\w` characters (`[A-Za-z0-9_]`), the default parameter rule. */
+export function isWord(value: string): boolean {
+  if (value.length === 0) return false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    // 0-9, A-Z, _, a-z
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || c === 95 || (c >= 97 && c <= 122)))
+      return false;
+  }
+  return true;
 }
 
 /** The verbs of every candidate matching `path` and `host`, without repeats. */
@@ -47,4 +53,50 @@ export function handlersOf(
 
 function hostMatches(domain: RegExp | string | undefined, host: string): boolean {
   return domain === undefined || (typeof domain === 'string' ? domain === host : domain.test(host));
+}
+
+/**
+ * A route's path program for `matchSegments`: literal strings, and parameters as
+ * `[optional, check]` where `check` is `isWord` or an anchored regex.
+ */
+export type SegmentProgram = readonly (string | readonly [optional: 0 | 1, check: RegExp | 0])[];
+
+/**
+ * Runs a path program (see the compiler's segments emitter): literals compared in place, each
+ * parameter one `/`-separated segment found with `indexOf`, checked, and sliced. One shared
+ * function for every route keeps the generated module small and this code hot.
+ */
+export function matchSegments(
+  path: string,
+  program: SegmentProgram,
+): (string | undefined)[] | undefined {
+  const values: (string | undefined)[] = [];
+  let pos = 0;
+  for (let k = 0; k < program.length; k++) {
+    const step = program[k]!;
+    if (typeof step === 'string') {
+      if (!path.startsWith(step, pos)) return undefined;
+      pos += step.length;
+      continue;
+    }
+    if (pos >= path.length) {
+      if (step[0] === 0) return undefined;
+      values.push(undefined);
+      continue;
+    }
+    if (path.charCodeAt(pos) !== 47 /* '/' */) return undefined;
+    let end = path.indexOf('/', pos + 1);
+    if (end === -1) end = path.length;
+    if (end === pos + 1) return undefined;
+    const value = path.slice(pos + 1, end);
+    const check = step[1];
+    if (check === 0 ? !isWord(value) : !check.test(value)) return undefined;
+    values.push(
+      value.indexOf('%') === -1
+        ? value
+        : value.replace(/%2[Ff5]/g, (e) => (e[2] === '5' ? '%' : '/')),
+    );
+    pos = end;
+  }
+  return pos === path.length ? values : undefined;
 }

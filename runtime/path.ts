@@ -2,23 +2,14 @@
  * Request-target handling shared by both adapters, so that they answer alike.
  */
 
-/** A request target split into the path the matcher sees and the raw query. */
-export interface Target {
-  /** No query, no trailing slash, percent-decoded once but for `%2F` and `%25`. */
-  path: string;
-  /** The query string without `?` (empty when absent). */
-  query: string;
-}
-
-/** Parses a raw request target (`/a/b?x=1` or absolute-form); `undefined` means 400. */
-export function parseTarget(raw: string): Target | undefined {
-  let end = raw.length;
-  let query = '';
-  const q = raw.indexOf('?');
-  if (q !== -1) {
-    query = raw.slice(q + 1);
-    end = q;
-  }
+/**
+ * The path the matcher sees for a raw request target (`/a/b/?x=1` or absolute-form): no
+ * query, no trailing slash, percent-decoded once but for `%2F` and `%25`. `undefined` means a
+ * 400. A target that is already normal is returned as is, without allocating.
+ */
+export function normalizePath(raw: string): string | undefined {
+  let end = raw.indexOf('?');
+  if (end === -1) end = raw.length;
   let start = 0;
   if (raw.charCodeAt(0) !== 47 /* '/' */) {
     start = authorityEnd(raw, end);
@@ -27,10 +18,14 @@ export function parseTarget(raw: string): Target | undefined {
   // Trailing slashes are optional on both sides: `/a`, `/a/` and `/a//` are one path.
   while (end - start > 1 && raw.charCodeAt(end - 1) === 47 /* '/' */) end--;
   const path = start === 0 && end === raw.length ? raw : raw.slice(start, end);
-  if (path.length === 0) return { path: '/', query };
-  if (path.indexOf('%') === -1) return { path, query };
-  const decoded = decodePath(path);
-  return decoded === undefined ? undefined : { path: decoded, query };
+  if (path.length === 0) return '/';
+  return path.indexOf('%') === -1 ? path : decodePath(path);
+}
+
+/** The query string of a raw request target, without `?` (empty when absent). */
+export function queryOf(raw: string): string {
+  const q = raw.indexOf('?');
+  return q === -1 ? '' : raw.slice(q + 1);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { DEFAULT_BODY_LIMIT } from './body.js';
+import { queryOf } from './path.js';
 import { DEFAULT_MULTIPART_LIMIT, parseBody, type ParsedBody } from './input.js';
 import type { MatchHit, Params, RouteEntry } from './types.js';
 
@@ -30,8 +31,6 @@ export class CourseRequest {
   readonly originalMethod: string;
   /** The normalised path the router matched (no query, no trailing slash). */
   path: string;
-  /** The raw query string, without `?`. */
-  readonly query: string;
   /** The request target as received: path and query, not decoded. */
   readonly target: string;
   /** The native request: `IncomingMessage` under `node:http`, `Request` under `fetch`. */
@@ -56,21 +55,18 @@ export class CourseRequest {
   #input: Promise<ParsedBody> | undefined;
   #cookies: Map<string, string> | undefined;
 
-  constructor(
-    method: string,
-    target: string,
-    path: string,
-    query: string,
-    source: RequestSource,
-    raw: unknown,
-  ) {
+  constructor(method: string, target: string, path: string, source: RequestSource, raw: unknown) {
     this.method = method;
     this.originalMethod = method;
     this.target = target;
     this.path = path;
-    this.query = query;
     this.#source = source;
     this.raw = raw;
+  }
+
+  /** The raw query string, without `?`. */
+  get query(): string {
+    return queryOf(this.target);
   }
 
   /** The address of the connection's peer (a proxy, when there is one). */

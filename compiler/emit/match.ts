@@ -1,57 +1,108 @@
-import { accepts, isStaticPath, type MatcherPlan, type PlannedHit } from '../plan.js';
+import {
+  accepts,
+  isStaticPath,
+  literalPrefix,
+  type MatcherPlan,
+  type PlannedHit,
+} from '../plan.js';
 import type { RouteRecord } from '../types.js';
 import { code, printed, type Chunk } from './_chunk.js';
-import { key, str, strings, WIDTH } from './_print.js';
+import { str, strings, WIDTH } from './_print.js';
+import { emitDynamicTree, PREAMBLE } from './dynamic-tree.js';
+import { segmentProgram } from './segments.js';
+import { emitStaticTree, type StaticLeaf } from './static-tree.js';
 
 /**
- * The matcher as code: the static lookup, then a `switch` on the first segment whose cases
- * try their routes in registration order (verb first, host next, path last: cheapest first).
+ * The matcher as code. Static paths: a decision tree on length and characters, one string
+ * comparison, then the verb (answers decided at build time; no hashing of the path). Other
+ * paths: a `switch` on the second character, whose cases try their routes in registration
+ * order, cheapest test first (verb, literal prefix, host, regex).
  */
 export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): Chunk[] {
   const tested = routes.filter((r) => !isStaticPath(r) || !plan.statics.has(r.url) || r.domain);
-  const cases = [...plan.buckets].map(
-    ([segment, list]) =>
-      `case ${str(segment)}:\n${list.map((i) => emitTest(routes[i]!)).join('\n')}\nbreak;`,
+  const hits: PlannedHit[] = [];
+  const hitIndex = new Map<string, number>();
+  const hitOf = (hit: PlannedHit): number => {
+    const id = JSON.stringify(hit);
+    let index = hitIndex.get(id);
+    if (index === undefined) hitIndex.set(id, (index = hits.push(hit) - 1));
+    return index;
+  };
+  const leaves: StaticLeaf[] = [...plan.statics].map(([path, entry]) => ({
+    path,
+    code: verbSelect(entry, hitOf),
+  }));
+  const dynamic = [...new Set([...[...plan.buckets.values()].flat(), ...plan.wild])].sort(
+    (a, b) => a - b,
   );
-  const fallback = plan.wild.map((i) => emitTest(routes[i]!)).join('\n');
   const candidates = [...plan.buckets].map(
-    ([segment, list]) => `case ${str(segment)}: return ${emitCandidates(list, routes)};`,
+    ([char, list]) => `case ${char}: return ${emitCandidates(list, routes)};`,
   );
+  const programs: string[] = [];
+  const programOf = new Map<number, number>();
+  for (const route of tested) {
+    const program = segmentProgram(route);
+    if (program !== undefined) programOf.set(route.index, programs.push(program) - 1);
+  }
+  const emitTest = (route: RouteRecord) => testCode(route, programOf.get(route.index));
+  const functions: string[] = [];
+  const staticTree = emitStaticTree(leaves, functions);
+  const dynamicTree = emitDynamicTree(routes, dynamic, emitTest, functions);
   return [
     printed(tested.flatMap(regexConstants).join('\n')),
     {
       kind: 'list',
-      open: 'const $static: Record<string, Record<string, MatchHit>> = {\n  __proto__: null,',
+      open: 'const $g: SegmentProgram[] = [',
+      close: '];',
+      empty: 'const $g: SegmentProgram[] = [];',
+      entries: programs.map((program) => ({ text: `  ${program}` })),
+    },
+    {
+      kind: 'list',
+      open: 'const $hits: MatchHit[] = [',
+      close: '];',
+      empty: 'const $hits: MatchHit[] = [];',
+      entries: hits.map((hit) => ({ text: `  ${emitHit(hit)}` })),
+    },
+    {
+      kind: 'list',
+      open: 'const $allow: Record<string, string[]> = {\n  __proto__: null,',
       close: '} as never;',
-      empty:
-        'const $static: Record<string, Record<string, MatchHit>> = {\n  __proto__: null,\n} as never;',
-      entries: [...plan.statics].map(([path, entry]) => ({ text: emitEntry(path, entry) })),
+      empty: 'const $allow: Record<string, string[]> = {\n  __proto__: null,\n} as never;',
+      entries: [...plan.statics].map(([path, entry]) => ({
+        text: `  ${str(path)}: ${strings([...entry.keys()])}`,
+      })),
     },
     code(`function match(method: string, path: string, host: string): MatchHit | undefined {
-  const entry = $static[path];
-  if (entry !== undefined) return entry[method] ?? entry['*'];
-  let m: RegExpExecArray | null;
-  let h: RegExpExecArray | null;
-  switch (firstSegment(path)) {
-${cases.join('\n')}
-default:
-${fallback}
+  const hit = matchStatic(method, path);
+  return hit !== null ? hit : matchDynamic(method, path, host);
 }
+
+/** A static path's answer; \`null\` when the path is not one of them. */
+function matchStatic(method: string, path: string): MatchHit | undefined | null {
+${staticTree}
+  return null;
+}
+
+function matchDynamic(method: string, path: string, host: string): MatchHit | undefined {
+${PREAMBLE}
+${dynamicTree}
   return undefined;
 }
 
+${functions.join('\n\n')}
+
 const $wild: Candidate[] = ${emitCandidates(plan.wild, routes)};
 
-function candidates(segment: string): Candidate[] {
-  switch (segment) {
+function candidates(char: number): Candidate[] {
+  switch (char) {
 ${candidates.join('\n')}
 default: return $wild;
 }
 }
 
 function allowed(path: string, host: string): string[] {
-  const entry = $static[path];
-  return entry !== undefined ? Object.keys(entry) : allowedBy(candidates(firstSegment(path)), path, host);
+  return $allow[path] ?? allowedBy(candidates(path.charCodeAt(1)), path, host);
 }`),
   ];
 }
@@ -94,9 +145,26 @@ function regexConstants(route: RouteRecord): string[] {
   });
 }
 
-function emitEntry(path: string, entry: Map<string, PlannedHit>): string {
-  const lines = [...entry].map(([verb, hit]) => `    ${key(verb)}: ${emitHit(hit)},`);
-  return [`  ${str(path)}: {`, '    __proto__: null,', ...lines, '  }'].join('\n');
+/** The statement answering a static path: its hit for the request's verb, or nothing. */
+function verbSelect(entry: Map<string, PlannedHit>, hitOf: (hit: PlannedHit) => number): string {
+  const any = entry.get('*');
+  const byHit = new Map<number, string[]>();
+  for (const [verb, hit] of entry) {
+    if (verb === '*') continue;
+    const index = hitOf(hit);
+    if (any && index === hitOf(any)) continue;
+    byHit.set(index, [...(byHit.get(index) ?? []), verb]);
+  }
+  const fallback = any ? `$hits[${hitOf(any)}]` : 'undefined';
+  if (byHit.size === 0) return `return ${fallback};`;
+  if (byHit.size === 1) {
+    const [[index, verbs]] = [...byHit] as [[number, string[]]];
+    return `return ${verbs.map((v) => `method === ${str(v)}`).join(' || ')} ? $hits[${index}] : ${fallback};`;
+  }
+  const cases = [...byHit].map(
+    ([index, verbs]) => `${verbs.map((v) => `case ${str(v)}:`).join(' ')} return $hits[${index}];`,
+  );
+  return `switch (method) {\n${cases.join('\n')}\n}\nreturn ${fallback};`;
 }
 
 function emitHit(hit: PlannedHit): string {
@@ -104,10 +172,22 @@ function emitHit(hit: PlannedHit): string {
   return `{ route: routes[${hit.route}], params: [${params.join(', ')}] }`;
 }
 
-function emitTest(route: RouteRecord): string {
+function testCode(route: RouteRecord, program: number | undefined): string {
   const i = route.index;
+  if (program !== undefined) {
+    const conditions = [
+      verbCheck(route),
+      hostCheck(route),
+      `(p = seg(path, $g[${program}]!)) !== undefined`,
+    ].filter(Boolean);
+    const domain = (route.domain?.params ?? []).map((_, k) => `h[${k + 1}]`);
+    const params = domain.length ? `[${domain.join(', ')}, ...p]` : 'p';
+    return `if (${conditions.map((c) => (c.includes('||') ? `(${c})` : c)).join(' && ')}) return { route: routes[${i}], params: ${params} };`;
+  }
+  const prefix = literalPrefix(route);
   const conditions = [
     verbCheck(route),
+    prefix.length > 1 ? `path.startsWith(${str(prefix)})` : '',
     hostCheck(route),
     `(m = $r${i}.exec(path)) !== null`,
   ].filter(Boolean);

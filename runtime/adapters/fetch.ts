@@ -1,6 +1,6 @@
 import { badRequest, dispatch, type Outcome, type StartOptions } from '../dispatch.js';
 import { readFetchBody } from '../body.js';
-import { parseTarget } from '../path.js';
+import { normalizePath } from '../path.js';
 import { headerPairs, NULL_BODY_STATUS } from './_common.js';
 import { CourseRequest } from '../request.js';
 import type { RouteTable } from '../types.js';
@@ -18,14 +18,13 @@ export function createFetchHandler(
   return async (native, info) => {
     const head = native.method === 'HEAD';
     const raw = pathOf(native.url);
-    const target = parseTarget(raw);
-    if (target === undefined) return toResponse(badRequest(), head);
+    const path = normalizePath(raw);
+    if (path === undefined) return toResponse(badRequest(), head);
     const headers = native.headers;
     const request = new CourseRequest(
       native.method,
       raw,
-      target.path,
-      target.query,
+      path,
       {
         // A Fetch runtime may leave Host out of the headers; the URL always has it.
         header: (name) => headers.get(name) ?? (name === 'host' ? hostOf(native.url) : undefined),

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebStream } from 'node:stream/web';
 import { badRequest, dispatch, type Outcome, type StartOptions } from '../dispatch.js';
 import { readNodeBody } from '../body.js';
-import { parseTarget } from '../path.js';
+import { normalizePath } from '../path.js';
 import { finalHeaders, NULL_BODY_STATUS } from './_common.js';
 import { CourseRequest } from '../request.js';
 import type { RouteTable } from '../types.js';
@@ -16,14 +16,13 @@ export function createNodeHandler(
   return (req, res) => {
     const head = req.method === 'HEAD';
     const raw = req.url ?? '/';
-    const target = parseTarget(raw);
-    if (target === undefined) return send(badRequest(), res, head);
+    const path = normalizePath(raw);
+    if (path === undefined) return send(badRequest(), res, head);
     const headers = req.headers;
     const request = new CourseRequest(
       req.method ?? 'GET',
       raw,
-      target.path,
-      target.query,
+      path,
       {
         header: (name) => {
           const value = headers[name];

@@ -1,26 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { decodeParam, decodePath, parseTarget } from '../../runtime/path.js';
+import { decodeParam, decodePath, normalizePath, queryOf } from '../../runtime/path.js';
 
-describe('parseTarget', () => {
-  it('splits off the query and drops trailing slashes, keeping the root', () => {
-    expect(parseTarget('/a/b/?x=1')).toEqual({ path: '/a/b', query: 'x=1' });
-    expect(parseTarget('/a//')).toEqual({ path: '/a', query: '' });
-    expect(parseTarget('/')).toEqual({ path: '/', query: '' });
-    expect(parseTarget('/?q')).toEqual({ path: '/', query: 'q' });
+describe('normalizePath and queryOf', () => {
+  it('split off the query and drop trailing slashes, keeping the root', () => {
+    expect([normalizePath('/a/b/?x=1'), queryOf('/a/b/?x=1')]).toEqual(['/a/b', 'x=1']);
+    expect([normalizePath('/a//'), queryOf('/a//')]).toEqual(['/a', '']);
+    expect(normalizePath('/')).toBe('/');
+    expect([normalizePath('/?q'), queryOf('/?q')]).toEqual(['/', 'q']);
   });
 
-  it('takes the path of an absolute-form target', () => {
-    expect(parseTarget('http://example.com/a?b')).toEqual({ path: '/a', query: 'b' });
-    expect(parseTarget('http://example.com')).toBeUndefined();
-    expect(parseTarget('a/b')).toBeUndefined();
+  it('take the path of an absolute-form target', () => {
+    expect(normalizePath('http://example.com/a?b')).toBe('/a');
+    expect(normalizePath('http://example.com')).toBeUndefined();
+    expect(normalizePath('a/b')).toBeUndefined();
   });
 
-  it('refuses malformed escapes and NUL', () => {
-    expect(parseTarget('/%')).toBeUndefined();
-    expect(parseTarget('/%4')).toBeUndefined();
-    expect(parseTarget('/%zz')).toBeUndefined();
-    expect(parseTarget('/%00')).toBeUndefined();
-    expect(parseTarget('/%C3')).toBeUndefined();
+  it('refuse malformed escapes and NUL', () => {
+    for (const bad of ['/%', '/%4', '/%zz', '/%00', '/%C3'])
+      expect(normalizePath(bad), bad).toBeUndefined();
   });
 });
 

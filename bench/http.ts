@@ -1,0 +1,83 @@
+import { spawn } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { median, type RunOptions } from './lookup.js';
+import { STANDARD_ROUTES } from './route-sets.js';
+import { writeCourseApp } from './routers.js';
+
+/** Requests per second of one server, median of the rounds. */
+export interface HttpResult {
+  server: string;
+  requestsPerSecond: number;
+  errors: number;
+}
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const SERVERS = ['node', 'course', 'fastify', 'hono'] as const;
+const NAMES: Record<(typeof SERVERS)[number], string> = {
+  node: 'bare node:http',
+  course: 'course (node:http adapter)',
+  fastify: 'fastify',
+  hono: 'hono + @hono/node-server',
+};
+
+/**
+ * `GET /user/:id` answered with a short text by each server, loaded by autocannon on
+ * 127.0.0.1 (10 connections), in rounds that alternate the servers.
+ */
+export async function runHttp(options: RunOptions): Promise<HttpResult[]> {
+  const dir = path.join(os.tmpdir(), `course-bench-http-${process.pid}`);
+  writeCourseApp(dir, [...STANDARD_ROUTES, { method: 'GET', path: '/user/:id' }]);
+  const routes = (await import('node:fs')).readFileSync(path.join(dir, 'routes.ts'), 'utf8');
+  (await import('node:fs')).writeFileSync(
+    path.join(dir, 'routes.ts'),
+    routes.replace(
+      `Course.match(["GET"], "/user/{id}", () => null);`,
+      "Course.get('/user/{id}', (id) => `hello ${id}`);",
+    ),
+  );
+  await (await import('../compiler/index.js')).build({ root: dir });
+  const table = path.join(dir, 'generated/routes.gen.ts');
+  const rounds = options.smoke ? 1 : 3;
+  const seconds = options.smoke ? 1 : 5;
+  const samples = new Map<string, { rps: number[]; errors: number }>();
+  for (let round = 0; round < rounds; round++) {
+    for (const kind of SERVERS) {
+      const port = 30000 + Math.floor(Math.random() * 20000);
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', path.join(HERE, 'http-server.ts'), kind, String(port), table],
+        {
+          cwd: path.join(HERE, '..'),
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
+      await new Promise<void>((resolve, reject) => {
+        child.stdout!.on(
+          'data',
+          (chunk: Buffer) => chunk.toString().includes('ready') && resolve(),
+        );
+        child.once('exit', (code) =>
+          reject(new Error(`${kind} server exited with ${String(code)}`)),
+        );
+      });
+      const result = await autocannon({
+        url: `http://127.0.0.1:${port}/user/42`,
+        connections: 10,
+        duration: seconds,
+      });
+      child.kill();
+      const entry = samples.get(kind) ?? { rps: [], errors: 0 };
+      entry.rps.push(result.requests.average);
+      entry.errors += result.errors + result.timeouts + result.non2xx;
+      samples.set(kind, entry);
+    }
+  }
+  return SERVERS.map((kind) => ({
+    server: NAMES[kind],
+    requestsPerSecond: median(samples.get(kind)!.rps),
+    errors: samples.get(kind)!.errors,
+  }));
+}

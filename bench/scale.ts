@@ -1,0 +1,115 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ts } from 'ts-morph';
+import { measureLookups, median, type LookupResult, type RunOptions } from './lookup.js';
+import { scaleRoutes } from './route-sets.js';
+import * as routers from './routers.js';
+
+/** Lookups at one app size. */
+export interface ScaleResult {
+  routes: number;
+  lookups: LookupResult[];
+  /** Routers that refused the route set, with their reason. */
+  refused: [router: string, reason: string][];
+}
+
+/** Start-up time and heap of loading a route table, per router, in a fresh process. */
+export interface StartupResult {
+  router: string;
+  ms: number;
+  heapMB: number;
+}
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+/** Lookup speed on apps of each size, every route looked up in turn with fresh strings. */
+export async function runScale(
+  sizes: readonly number[],
+  options: RunOptions,
+): Promise<ScaleResult[]> {
+  const out: ScaleResult[] = [];
+  for (const size of sizes) {
+    const { routes, urls } = scaleRoutes(size);
+    const refused: [string, string][] = [];
+    const contenders = [await routers.course(routes, `scale${size}`)];
+    const others = [
+      () => routers.medley(routes),
+      () => routers.memoirist(routes),
+      () => routers.rou3(routes),
+      () => routers.findMyWay(routes),
+      () => routers.honoRegExp(routes),
+      () => routers.koaTree(routes),
+    ];
+    for (const make of others) {
+      try {
+        const contender = make();
+        contender.lookup('GET', urls[0]!);
+        contenders.push(contender);
+      } catch (error) {
+        refused.push([
+          make.toString().match(/routers\.(\w+)/)?.[1] ?? '?',
+          String(error).split('\n')[0]!.slice(0, 120),
+        ]);
+      }
+    }
+    const requests = urls.map((url) => ['GET', url] as const);
+    const usable = contenders.filter((c) => {
+      try {
+        for (const [m, u] of requests)
+          if (c.lookup(m, u) == null) throw new Error(`no route for ${u}`);
+        return true;
+      } catch (error) {
+        refused.push([c.name, String(error).slice(0, 120)]);
+        return false;
+      }
+    });
+    out.push({
+      routes: routes.length,
+      lookups: await measureLookups(usable, requests, options),
+      refused,
+    });
+  }
+  return out;
+}
+
+/**
+ * Start-up for `size` routes: importing Course's generated module (as JavaScript, as a
+ * production server runs it) and `Course.start()`, against the others registering the same
+ * routes. Each in a new process with `--expose-gc`; median of `runs`.
+ */
+export async function runStartup(size: number, options: RunOptions): Promise<StartupResult[]> {
+  const { routes } = scaleRoutes(size);
+  const dir = path.join(os.tmpdir(), `course-bench-startup-${size}-${process.pid}`);
+  routers.writeCourseApp(dir, routes);
+  await (await import('../compiler/index.js')).build({ root: dir });
+  const generated = path.join(dir, 'generated/routes.gen.ts');
+  const js = ts.transpileModule((await import('node:fs')).readFileSync(generated, 'utf8'), {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  }).outputText;
+  writeFileSync(path.join(dir, 'generated/routes.gen.mjs'), js);
+  writeFileSync(path.join(dir, 'routes.json'), JSON.stringify(routes));
+  const runs = options.smoke ? 1 : 5;
+  const out: StartupResult[] = [];
+  for (const router of ['course', '@medley/router', 'memoirist', 'rou3', 'find-my-way']) {
+    const samples: { ms: number; heapMB: number }[] = [];
+    for (let i = 0; i < runs; i++) {
+      const text = execFileSync(
+        process.execPath,
+        ['--expose-gc', '--import', 'tsx', path.join(HERE, 'startup-child.ts'), router, dir],
+        {
+          cwd: path.join(HERE, '..'),
+        },
+      ).toString();
+      samples.push(JSON.parse(text.trim().split('\n').at(-1)!) as { ms: number; heapMB: number });
+    }
+    out.push({
+      router,
+      ms: median(samples.map((s) => s.ms)),
+      heapMB: median(samples.map((s) => s.heapMB)),
+    });
+  }
+  return out;
+}
