@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'E_PATTERN'
   | 'E_PARAM_NAME'
   | 'E_REGEX'
+  | 'E_REGEX_UNSAFE'
   | 'E_CALLBACK'
   | 'E_MODULE'
   | 'E_CLASS'

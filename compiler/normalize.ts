@@ -22,6 +22,7 @@ import {
 import { translateMatch } from './match-regex.js';
 import { joinUrl, parsePattern, patternRegex } from './pattern.js';
 import { embedRegex } from './regex.js';
+import { regexSafety } from './regex-safety.js';
 import type { DomainSpec, MatchSpec, ParamSpec, PatternToken } from './types.js';
 
 /** The spec's default parameter regex. */
@@ -129,10 +130,25 @@ function normalizeRoute(
     }
     token.regex = embedded.source;
     params.push({ name: token.name, optional: token.optional, regex: embedded.source });
+    if (!safeRegex(def, embedded.source, '', `parameter "${token.name}"`, chosen.loc, diagnostics))
+      return undefined;
   }
   const domain = domainOf(groups, diagnostics);
   const match = matchOf(def, diagnostics);
   if (domain === null || match === null) return undefined;
+  const regex = patternRegex(tokens);
+  // Parameters side by side, or one that can match its neighbours' text, can backtrack
+  // together even when each is safe alone; `\w+` parameters between literals cannot.
+  const risky =
+    params.length > 1 &&
+    (params.some((p) => p.regex !== DEFAULT_PARAM_REGEX) || adjacentParams(tokens));
+  if (risky && !safeRegex(def, regex, '', `the URL ${JSON.stringify(url)}`, def.loc, diagnostics))
+    return undefined;
+  if (
+    match &&
+    !safeRegex(def, match.source, match.flags, 'setMatch()', def.match!.loc, diagnostics)
+  )
+    return undefined;
   for (const param of domain?.params ?? []) {
     if (params.some((p) => p.name === param.name)) {
       diagnostics.error(
@@ -150,7 +166,7 @@ function normalizeRoute(
     url,
     tokens,
     params,
-    regex: patternRegex(tokens),
+    regex,
     match,
     domain,
     name: routeName(def, groups),
@@ -160,6 +176,33 @@ function normalizeRoute(
     handlers: groupReferences([...groups].reverse(), 'exceptionHandler'),
     definition: def,
   };
+}
+
+function adjacentParams(tokens: readonly PatternToken[]): boolean {
+  return tokens.some(
+    (t, i) => t.kind === 'param' && t.separator === '' && tokens[i - 1]?.kind === 'param',
+  );
+}
+
+/** Refuses a regex open to catastrophic backtracking, unless the route allows it. */
+function safeRegex(
+  def: RouteDefinition,
+  source: string,
+  flags: string,
+  what: string,
+  loc: RouteDefinition['loc'],
+  diagnostics: Diagnostics,
+): boolean {
+  if (def.allowUnsafeRegex || def.settings.unsafeRegex) return true;
+  const verdict = regexSafety(source, flags);
+  if (verdict.safe) return true;
+  diagnostics.error(
+    'E_REGEX_UNSAFE',
+    `${what}: the regex /${source}/ can take ${verdict.complexity} time to fail${verdict.attack ? ` (e.g. on ${JSON.stringify(verdict.attack.slice(0, 40))})` : ''}`,
+    loc,
+    'rewrite it without nested or overlapping repetition, or call .allowUnsafeRegex() if its input is bounded',
+  );
+  return false;
 }
 
 /** `where` of the route, then of the groups (innermost first), then the default regexes. */

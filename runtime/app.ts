@@ -32,7 +32,9 @@ export function startApp(table: RouteTable | undefined, options: StartOptions = 
     handler,
     listen: (port = Number(process.env['PORT'] ?? 3000), host = '127.0.0.1') =>
       new Promise((resolve, reject) => {
-        const server = createServer(handler);
+        // Slow or endless request heads and bodies are cut off (slowloris); heads are at most
+        // Node's 16 KiB.
+        const server = createServer({ headersTimeout: 15_000, requestTimeout: 60_000 }, handler);
         server.once('error', reject);
         server.listen(port, host, () => resolve(server));
       }),

@@ -12,6 +12,8 @@ export interface StartOptions {
   onError?: (error: unknown, request: CourseRequest) => void;
   /** Key that signs CSRF cookies [`COURSE_SECRET`, else random per process]. */
   secret?: string;
+  /** Longest parameter value, in characters; longer is a 414 [1,000]. */
+  maxParamLength?: number;
   /** Largest form or JSON body the router reads, in bytes [1 MiB]. */
   bodyLimit?: number;
   /** Largest multipart body (files included), in bytes [10 MiB]. */

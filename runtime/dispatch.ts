@@ -37,8 +37,8 @@ export function dispatch(
 }
 
 /** The response for a request that never reached the router (a malformed target). */
-export function badRequest(): CourseResponse {
-  return statusResponse(new HttpException(400), {}, undefined);
+export function badRequest(status = 400): CourseResponse {
+  return statusResponse(new HttpException(status), {}, undefined);
 }
 
 // --- internal ---
@@ -46,6 +46,10 @@ export function badRequest(): CourseResponse {
 // A rewrite may lead to another; past this many the request fails instead of looping.
 const MAX_REWRITES = 5;
 const SPOOFABLE = new Set(['PUT', 'PATCH', 'DELETE']);
+/** Default `maxParamLength`. */
+export const MAX_PARAM_LENGTH = 1000;
+/** Longest request target the adapters accept; longer is a 414. */
+export const MAX_TARGET_LENGTH = 8 * 1024;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
@@ -99,6 +103,9 @@ async function route(
     throw miss(table, request.path, host);
   }
   request.loaded = hit;
+  const longest = options.maxParamLength ?? MAX_PARAM_LENGTH;
+  for (const value of hit.params)
+    if (value !== undefined && value.length > longest) throw new HttpException(414);
   if (BODY_METHODS.has(request.originalMethod)) await request.loadInput(options.multipartLimit);
   if (table.csrfVerifier) await new table.csrfVerifier().handle(request as never);
   const middleware = hit.route.middleware;

@@ -180,6 +180,9 @@ async function parseMultipart(
       });
     });
     parser.on('error', () => reject(new HttpException(400, 'Malformed multipart body')));
+    for (const limit of ['filesLimit', 'fieldsLimit', 'partsLimit'] as const) {
+      parser.on(limit, () => reject(new HttpException(413, 'Too many multipart fields or files')));
+    }
     parser.on('close', () => resolve());
     parser.end(bytes);
   });

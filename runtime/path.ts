@@ -17,9 +17,36 @@ export function normalizePath(raw: string): string | undefined {
   }
   // Trailing slashes are optional on both sides: `/a`, `/a/` and `/a//` are one path.
   while (end - start > 1 && raw.charCodeAt(end - 1) === 47 /* '/' */) end--;
-  const path = start === 0 && end === raw.length ? raw : raw.slice(start, end);
+  let path = start === 0 && end === raw.length ? raw : raw.slice(start, end);
   if (path.length === 0) return '/';
+  if (UNCLEAN.test(path)) path = cleanPath(path);
   return path.indexOf('%') === -1 ? path : decodePath(path);
+}
+
+/**
+ * The raw path of a target made safe to echo: `\` as `/`, empty and dot segments resolved
+ * (as a browser's URL parser does, so both adapters see one path), never starting with `//`
+ * (which a browser reads as another host).
+ */
+export function cleanPath(path: string): string {
+  const out: string[] = [];
+  for (const segment of path.replace(/\\/g, '/').split('/')) {
+    if (segment === '' || DOT.test(segment)) continue;
+    if (DOTDOT.test(segment)) out.pop();
+    else out.push(segment);
+  }
+  return `/${out.join('/')}`;
+}
+
+/** The request target with its path cleaned (`cleanPath`) and its query kept. */
+export function cleanTarget(raw: string): string {
+  const q = raw.indexOf('?');
+  const path = q === -1 ? raw : raw.slice(0, q);
+  const clean =
+    UNCLEAN.test(path) || !path.startsWith('/')
+      ? cleanPath(path.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, ''))
+      : path;
+  return q === -1 ? clean : clean + raw.slice(q);
 }
 
 /** The query string of a raw request target, without `?` (empty when absent). */
@@ -58,6 +85,10 @@ export function decodeParam(value: string | undefined): string | undefined {
 // --- internal ---
 
 const ESCAPES = /(?:%[0-9A-Fa-f]{2})+/g;
+// Backslashes, empty segments, and `.`/`..` segments (also written `%2e`).
+const UNCLEAN = /\\|\/\/|\/(?:\.|%2[eE])(?:\.|%2[eE])?(?:\/|$)/;
+const DOT = /^(?:\.|%2e)$/i;
+const DOTDOT = /^(?:\.|%2e){2}$/i;
 const KEPT = /%2[Ff5]/g;
 const STRAY = /%/;
 

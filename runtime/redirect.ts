@@ -1,5 +1,6 @@
 import { requireContext } from './context.js';
 import { HttpException } from './errors.js';
+import { cleanTarget } from './path.js';
 import type { CourseResponse } from './response.js';
 
 /**
@@ -25,8 +26,8 @@ export function toRoute(url: string, code = 302): CourseResponse {
 export function removeParam(): boolean {
   const { request, response } = requireContext('removeParam');
   if (request.query === '') return false;
-  const path = request.target.slice(0, request.target.indexOf('?')) || '/';
-  response.redirect(path, 302);
+  const target = cleanTarget(request.target);
+  response.redirect(target.slice(0, target.indexOf('?')) || '/', 302);
   return true;
 }
 

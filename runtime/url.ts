@@ -1,4 +1,5 @@
 import { currentContext } from './context.js';
+import { cleanTarget } from './path.js';
 import type { RouteTable, UrlPart } from './types.js';
 
 /**
@@ -50,7 +51,8 @@ export function buildUrl(
 
 /** The current request's path with its query string (`/` outside a request). */
 export function currentUrl(): string {
-  return currentContext()?.request.target ?? '/';
+  const target = currentContext()?.request.target;
+  return target === undefined ? '/' : cleanTarget(target);
 }
 
 /** The table `url()` builds from: the one serving the request, else the last one loaded. */

@@ -18,11 +18,15 @@ export function referenceMatch(
     const route = routes[index]!;
     const accepts = route.verb === verb || (verb === 'HEAD' && route.verb === 'GET');
     if (!accepts) continue;
-    const m = toRegex(route).exec(path);
+    let regex = compiled.get(route);
+    if (!regex) compiled.set(route, (regex = toRegex(route)));
+    const m = regex.exec(path);
     if (m) return { index, params: m.slice(1) };
   }
   return undefined;
 }
+
+const compiled = new WeakMap<RefRoute, RegExp>();
 
 function toRegex(route: RefRoute): RegExp {
   let source = '';

@@ -1,4 +1,10 @@
-import { badRequest, dispatch, type Outcome, type StartOptions } from '../dispatch.js';
+import {
+  badRequest,
+  dispatch,
+  MAX_TARGET_LENGTH,
+  type Outcome,
+  type StartOptions,
+} from '../dispatch.js';
 import { readFetchBody } from '../body.js';
 import { normalizePath } from '../path.js';
 import { headerPairs, NULL_BODY_STATUS } from './_common.js';
@@ -18,6 +24,7 @@ export function createFetchHandler(
   return async (native, info) => {
     const head = native.method === 'HEAD';
     const raw = pathOf(native.url);
+    if (raw.length > MAX_TARGET_LENGTH) return toResponse(badRequest(414), head);
     const path = normalizePath(raw);
     if (path === undefined) return toResponse(badRequest(), head);
     const headers = native.headers;

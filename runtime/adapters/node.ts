@@ -1,7 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebStream } from 'node:stream/web';
-import { badRequest, dispatch, type Outcome, type StartOptions } from '../dispatch.js';
+import {
+  badRequest,
+  dispatch,
+  MAX_TARGET_LENGTH,
+  type Outcome,
+  type StartOptions,
+} from '../dispatch.js';
 import { readNodeBody } from '../body.js';
 import { normalizePath } from '../path.js';
 import { finalHeaders, NULL_BODY_STATUS } from './_common.js';
@@ -16,6 +22,7 @@ export function createNodeHandler(
   return (req, res) => {
     const head = req.method === 'HEAD';
     const raw = req.url ?? '/';
+    if (raw.length > MAX_TARGET_LENGTH) return send(badRequest(414), res, head);
     const path = normalizePath(raw);
     if (path === undefined) return send(badRequest(), res, head);
     const headers = req.headers;

@@ -46,6 +46,15 @@ export class RouteBuilder {
     return this;
   }
 
+  /**
+   * Accepts this route's regexes even where the build finds them open to catastrophic
+   * backtracking (ReDoS). Only for regexes whose input you bound another way.
+   */
+  allowUnsafeRegex(): this {
+    this.definition.allowUnsafeRegex = true;
+    return this;
+  }
+
   /** Prefixes the route's URL (after the group prefixes). */
   setPrefix(prefix: string): this {
     this.definition.prefix = { value: prefix, loc: callSite() };

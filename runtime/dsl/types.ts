@@ -42,6 +42,8 @@ export interface GroupAttributes {
 
 /** Per-route settings (third argument of `Course.get` and friends). */
 export interface RouteSettings {
+  /** Accept regexes the build finds open to catastrophic backtracking (ReDoS). */
+  unsafeRegex?: boolean;
   defaultParameterRegex?: RegexLike;
   where?: Readonly<Record<string, RegexLike>>;
   as?: string;
@@ -80,6 +82,8 @@ export interface RouteDefinition {
   namespace: Located<string> | undefined;
   prefix: Located<string> | undefined;
   loc: SourceLocation;
+  /** `allowUnsafeRegex()` was called. */
+  allowUnsafeRegex?: boolean;
   /** Set by the compiler on routes it expands from `resource()`: skipped, with a warning, when the method is missing. */
   optionalMethod?: boolean;
 }

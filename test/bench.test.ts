@@ -1,0 +1,44 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from './_utils.js';
+
+// The benchmark suite in its smoke mode: seconds, no assertion on any time, so it never rots.
+describe('npm run bench -- --smoke', () => {
+  it(
+    'runs every benchmark and writes a report with every target',
+    { timeout: 240_000 },
+    async () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'course-bench-smoke-'));
+      const out = path.join(dir, 'RESULTS.md');
+      try {
+        await new Promise<void>((resolve, reject) => {
+          execFile(
+            process.execPath,
+            ['--import', 'tsx', 'bench/index.ts', '--smoke', '--out', out],
+            { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 },
+            (error, _stdout, stderr) => (error ? reject(new Error(stderr)) : resolve()),
+          );
+        });
+        const report = readFileSync(out, 'utf8');
+        for (const section of [
+          '## Targets',
+          '## Standard 12-route set',
+          '### all together',
+          '## Apps at scale',
+          '## Start-up',
+          '## End to end over HTTP',
+          '## Build and types',
+        ]) {
+          expect(report).toContain(section);
+        }
+        expect(report).toMatch(/\| start-up ≤ 20 ms \| [\d.]+ ms \| (yes|no) \|/);
+        expect(report).toMatch(/\| course \(node:http adapter\) \| \d+ \| 0 \|/);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+});

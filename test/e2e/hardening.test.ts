@@ -1,0 +1,123 @@
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildApp,
+  httpRequest,
+  importTable,
+  removeApp,
+  runCli,
+  send,
+  serve,
+  writeApp,
+  type Served,
+} from '../_utils.js';
+
+const ROUTES = `
+import { Course, removeParam, url } from 'course-router';
+Course.get('/a/b', () => 'a/b');
+Course.get('/b', () => 'b');
+Course.get('/p/{v}', (v) => 'p:' + v).where('v', '.*');
+Course.get('/here', () => url());
+Course.get('/strip', () => (removeParam() ? undefined : 'none'));
+`;
+
+let dir: string;
+let served: Served;
+
+beforeAll(async () => {
+  dir = writeApp({ 'routes.ts': ROUTES });
+  await buildApp(dir);
+  served = await serve(await importTable(dir), { maxParamLength: 50 });
+});
+
+afterAll(async () => {
+  await served?.close();
+  removeApp(dir);
+});
+
+describe('request hardening (both adapters alike)', () => {
+  it('dot segments are resolved, never above the root, also when written %2e', async () => {
+    expect((await send(served, 'GET', '/a/x/../b')).body).toBe('a/b');
+    expect((await send(served, 'GET', '/a/./b')).body).toBe('a/b');
+    expect((await send(served, 'GET', '/../../b')).body).toBe('b');
+    expect((await send(served, 'GET', '/a/%2e%2e/b')).body).toBe('b');
+  });
+
+  it('empty segments and backslashes collapse, so the path never becomes a host', async () => {
+    expect((await send(served, 'GET', '//a//b')).body).toBe('a/b');
+    expect((await send(served, 'GET', '/a\\b')).body).toBe('a/b');
+    expect((await send(served, 'GET', '//evil.example/here?x=1')).status).toBe(404);
+    expect((await send(served, 'GET', '/here/..//here?x=1')).body).toBe('/here?x=1');
+    expect(await send(served, 'GET', '//strip?x=1')).toMatchObject({
+      status: 302,
+      headers: { location: '/strip' },
+    });
+  });
+
+  it('%2F stays inside its segment and reaches the parameter decoded once', async () => {
+    expect((await send(served, 'GET', '/p/a%2Fb')).body).toBe('p:a/b');
+    expect((await send(served, 'GET', '/p/a%252F')).body).toBe('p:a%2F');
+  });
+
+  it('a parameter over maxParamLength is a 414; a target over 8 KiB is a 414', async () => {
+    expect((await send(served, 'GET', `/p/${'x'.repeat(51)}`)).status).toBe(414);
+    expect((await send(served, 'GET', `/p/${'x'.repeat(50)}`)).status).toBe(200);
+    expect((await send(served, 'GET', `/b?${'q'.repeat(9000)}`)).status).toBe(414);
+  });
+
+  it('an empty or malformed Host is a 400; an absolute-form target uses its path', async () => {
+    expect(
+      await rawStatus(served.base, 'GET /b HTTP/1.1\r\nHost: \r\nConnection: close\r\n\r\n'),
+    ).toBe(400);
+    expect((await httpRequest(served.base, 'GET', '/b', { host: 'a b' })).status).toBe(400);
+    expect(
+      (await httpRequest(served.base, 'GET', 'http://localhost/b', { host: 'localhost' })).body,
+    ).toBe('b');
+  });
+});
+
+/** The status line of a request written byte for byte on a socket. */
+function rawStatus(base: string, request: string): Promise<number> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const socket = connect(Number(port), hostname, () => socket.write(request));
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    socket.on('end', () => resolve(Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1] ?? 0)));
+    socket.on('error', reject);
+  });
+}
+
+describe('build-time regex safety', () => {
+  it('E_REGEX_UNSAFE: a where() regex open to catastrophic backtracking fails the build at its line', async () => {
+    const app = writeApp({
+      'routes.ts': `import { Course } from 'course-router';\nCourse.get('/x/{v}', () => 'x')\n  .where('v', '(a+)+b');\n`,
+    });
+    try {
+      const result = await runCli(['build', '--root', app]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(
+        /routes\.ts:3:4: error E_REGEX_UNSAFE: parameter "v": the regex \/\(\?:a\+\)\+b\/ can take exponential time/,
+      );
+      expect(result.stderr).toContain('allowUnsafeRegex()');
+    } finally {
+      removeApp(app);
+    }
+  });
+
+  it('setMatch() regexes are checked too; allowUnsafeRegex() accepts one explicitly', async () => {
+    const unsafe = `Course.all('/m', () => 'm').setMatch('/^(\\\\w+\\\\s?)*$/')`;
+    const app = writeApp({ 'routes.ts': `import { Course } from 'course-router';\n${unsafe};\n` });
+    const allowed = writeApp({
+      'routes.ts': `import { Course } from 'course-router';\n${unsafe}.allowUnsafeRegex();\n`,
+    });
+    try {
+      const refused = await runCli(['build', '--root', app]);
+      expect(refused.stderr).toContain('error E_REGEX_UNSAFE: setMatch()');
+      expect((await runCli(['build', '--root', allowed])).code).toBe(0);
+    } finally {
+      removeApp(app);
+      removeApp(allowed);
+    }
+  });
+});

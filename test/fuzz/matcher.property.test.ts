@@ -1,0 +1,142 @@
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RouteTable } from 'course-router';
+import { normalizePath } from '../../runtime/path.js';
+import { referenceMatch, type RefRoute } from '../_reference.js';
+import { importTable, removeApp, runCli, writeApp } from '../_utils.js';
+
+// `FUZZ_SCALE=20 npm run fuzz` for the long run; `npm test` runs the CI-safe size.
+const SCALE = Number(process.env['FUZZ_SCALE'] ?? 1);
+const ROUTE_SETS = 4 * SCALE;
+const REQUESTS_PER_SET = 25_000;
+
+const WORDS = ['a', 'b', 'api', 'x1', 'user'];
+const REGEXES = ['\\w+', '[0-9]+', '[a-z]+'];
+
+/** A route: literal and parameter segments over a small alphabet, so routes collide often. */
+const routeArb = fc
+  .record({
+    verb: fc.constantFrom('GET', 'POST', 'PUT'),
+    parts: fc.array(
+      fc.oneof(
+        fc.constantFrom(...WORDS).map((w) => ({ kind: 'lit' as const, text: w })),
+        fc.record({
+          kind: fc.constant('param' as const),
+          sep: fc.constantFrom('/', '-', '.'),
+          regex: fc.constantFrom(...REGEXES),
+        }),
+      ),
+      { minLength: 0, maxLength: 4 },
+    ),
+    optionalLast: fc.boolean(),
+  })
+  .map(({ verb, parts, optionalLast }) => {
+    let url = '';
+    const where: Record<string, string> = {};
+    parts.forEach((part, k) => {
+      if (part.kind === 'lit') url += `/${part.text}`;
+      else {
+        const name = `p${k}`;
+        const optional = optionalLast && k === parts.length - 1 ? '?' : '';
+        url += `${url === '' ? '/' : part.sep}{${name}${optional}}`;
+        where[name] = part.regex;
+      }
+    });
+    return { verb, url: url || '/', where } satisfies RefRoute;
+  });
+
+const requestArb = fc
+  .tuple(
+    fc.constantFrom('GET', 'POST', 'PUT', 'HEAD', 'DELETE'),
+    fc.array(
+      fc.oneof(
+        fc.constantFrom(
+          ...WORDS,
+          '1',
+          '42',
+          'Z',
+          'a-b',
+          'x.y',
+          '%41',
+          '%2F',
+          'a%20b',
+          '.',
+          '..',
+          '',
+        ),
+        fc.stringMatching(/^[a-z0-9]{1,3}$/),
+      ),
+      {
+        maxLength: 5,
+      },
+    ),
+    fc.constantFrom('', '/', '?q=1', '//'),
+  )
+  .map(([verb, segments, tail]) => [verb, `/${segments.join('/')}${tail}`] as const);
+
+const apps: string[] = [];
+afterAll(() => apps.forEach(removeApp));
+
+async function build(routes: RefRoute[]): Promise<RouteTable> {
+  const lines = routes.map(
+    (r) =>
+      `Course.match(['${r.verb.toLowerCase()}'], '${r.url}', (...p: unknown[]) => p).where(${JSON.stringify(r.where)});`,
+  );
+  const dir = writeApp({
+    'routes.ts': `import { Course } from 'course-router';\n${lines.join('\n')}\n`,
+  });
+  apps.push(dir);
+  const result = await runCli(['build', '--root', dir]);
+  expect(result.code, result.stderr).toBe(0);
+  return importTable(dir);
+}
+
+describe('property: the generated matcher agrees with the reference matcher', () => {
+  it(
+    `for ${ROUTE_SETS} random route sets × ${REQUESTS_PER_SET} random requests`,
+    { timeout: 120_000 * SCALE },
+    async () => {
+      const sets = fc.sample(
+        fc.uniqueArray(routeArb, {
+          minLength: 1,
+          maxLength: 30,
+          selector: (r) => `${r.verb} ${r.url}`,
+        }),
+        {
+          numRuns: ROUTE_SETS,
+          seed: 42,
+        },
+      );
+      let cases = 0;
+      for (const routes of sets) {
+        const table = await build(routes);
+        fc.assert(
+          fc.property(requestArb, ([verb, raw]) => {
+            const path = normalizePath(raw);
+            if (path === undefined) return true;
+            const expected = referenceMatch(routes, verb, path);
+            const hit = table.match(verb, path, '');
+            const actual = hit && {
+              index: table.routes.indexOf(hit.route),
+              params: [...hit.params],
+            };
+            cases++;
+            expect(actual, `${verb} ${raw} → ${path}`).toEqual(decoded(expected));
+          }),
+          { numRuns: REQUESTS_PER_SET, seed: 7 },
+        );
+      }
+      expect(cases).toBeGreaterThanOrEqual(ROUTE_SETS * REQUESTS_PER_SET * 0.9);
+    },
+  );
+});
+
+/** The reference sees the path as the matcher does; parameters reach callbacks fully decoded. */
+function decoded(hit: ReturnType<typeof referenceMatch>): ReturnType<typeof referenceMatch> {
+  return (
+    hit && {
+      ...hit,
+      params: hit.params.map((p) => p?.replace(/%2[Ff5]/g, (e) => (e[2] === '5' ? '%' : '/'))),
+    }
+  );
+}
