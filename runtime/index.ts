@@ -28,7 +28,7 @@ export type {
   RouterBootManager,
   ResourceController,
 } from './interfaces.js';
-export type { RouteParams, RouteName, ParamValue, Query, UrlArgs } from './url.js';
+export type { RouteParams, RouteName, ParamValue, Query, UrlArgs, UrlArgsOf } from './url.js';
 export type {
   MatchHit,
   MiddlewareEntry,

@@ -15,18 +15,22 @@ export type ParamValue = string | number | boolean | bigint;
 /** Query parameters appended to a built URL. */
 export type Query = Readonly<Record<string, ParamValue | readonly ParamValue[] | null | undefined>>;
 
-type KnownName = keyof RouteParams;
+/** A route name of the app. */
+export type RouteName = keyof RouteParams;
 
-/** A route name of the app (any string before the app's routes are generated). */
-export type RouteName = [KnownName] extends [never] ? string : KnownName & string;
+/**
+ * The arguments after the name in a params interface `P`: parameters (required when the route
+ * has required ones) or their values by position, then the query. Not distributive and with no
+ * union of names to search, so tsc checks a call in constant time however many routes there are.
+ */
+export type UrlArgsOf<P, N extends keyof P> =
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  {} extends P[N]
+    ? [params?: P[N] | readonly ParamValue[] | null, query?: Query]
+    : [params: P[N] | readonly ParamValue[], query?: Query];
 
-/** The arguments after the name: parameters (required when the route has required ones), then query. */
-export type UrlArgs<N> = N extends KnownName
-  ? // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-    {} extends RouteParams[N]
-    ? [params?: RouteParams[N] | readonly ParamValue[] | null, query?: Query]
-    : [params: RouteParams[N] | readonly ParamValue[], query?: Query]
-  : [params?: Readonly<Record<string, ParamValue>> | readonly ParamValue[] | null, query?: Query];
+/** The arguments of `url(name, …)` for a route of the app. */
+export type UrlArgs<N extends RouteName> = UrlArgsOf<RouteParams, N>;
 
 /**
  * Builds the URL of a named route of `table`; throws naming what is unknown or missing. A route

@@ -44,4 +44,4 @@ const HEADER = `/* eslint-disable */
 // inputs: %%hash%%`;
 
 const IMPORTS = `import { allowedBy, buildUrl, decodeParam as d, defineRoutes, handlersOf, matchSegments as seg, url as currentUrl } from 'course-router';
-import type { Candidate, HandlerGroup, MatchHit, SegmentProgram, Params, ParamValue, Query, RouteEntry, RouteName, UrlArgs, UrlPart } from 'course-router';`;
+import type { Candidate, HandlerGroup, MatchHit, SegmentProgram, Params, ParamValue, Query, RouteEntry, UrlArgsOf, UrlPart } from 'course-router';`;
