@@ -173,7 +173,7 @@ function captureError(
   why?: string,
 ): void {
   const at = locationOf(use);
-  const { line } = declaration.getSourceFile().getLineAndColumnAtPos(declaration.getStart());
+  const { line } = locationOf(declaration);
   diagnostics.error(
     'E_CAPTURE',
     `the route closure uses "${name}" (declared at line ${line})${why ? `: ${why}` : ', a local variable'}; closures are moved into the generated module and can only use imports and module-level constants`,
@@ -185,6 +185,7 @@ function captureError(
 /** The 1-based location of a node. */
 export function locationOf(node: Node): SourceLocation {
   const source = node.getSourceFile();
-  const { line, column } = source.getLineAndColumnAtPos(node.getStart());
-  return { file: source.getFilePath(), line, column };
+  // The compiler's line map: a binary search, where ts-morph's helper rescans the text.
+  const { line, character } = source.compilerNode.getLineAndCharacterOfPosition(node.getStart());
+  return { file: source.getFilePath(), line: line + 1, column: character + 1 };
 }

@@ -27,26 +27,40 @@ export function planMatcher(routes: readonly RouteRecord[]): MatcherPlan {
   const regexes = routes.map(pathRegex);
   const own = new Map<number, number[]>();
   const wild: number[] = [];
-  const add = (code: number, i: number) => own.set(code, [...(own.get(code) ?? []), i]);
+  const add = (code: number, i: number) => {
+    const list = own.get(code);
+    if (list) list.push(i);
+    else own.set(code, [i]);
+  };
+  // Dynamic routes by the first path segment they fix, so a static path is tried only against
+  // routes that can match it (the rest: `loose`, tried against every static path).
+  const bySegment = new Map<string, number[]>();
+  const loose: number[] = [];
+  const sameUrl = new Map<string, number[]>();
   for (const route of routes) {
-    if (isStaticPath(route)) continue;
+    if (isStaticPath(route)) {
+      const list = sameUrl.get(route.url);
+      if (list) list.push(route.index);
+      else sameUrl.set(route.url, [route.index]);
+      continue;
+    }
     const prefix = literalPrefix(route);
     if (prefix.length < 2) wild.push(route.index);
     else add(prefix.charCodeAt(1), route.index);
+    const segment = firstFixedSegment(route);
+    if (segment === undefined) loose.push(route.index);
+    else if (bySegment.has(segment)) bySegment.get(segment)!.push(route.index);
+    else bySegment.set(segment, [route.index]);
   }
   const statics = new Map<string, Map<string, PlannedHit>>();
-  const demoted = new Set<string>();
-  for (const route of routes) {
-    if (!isStaticPath(route) || statics.has(route.url) || demoted.has(route.url)) continue;
-    const path = route.url;
-    const sameUrl = routes.filter((r) => isStaticPath(r) && r.url === path).map((r) => r.index);
-    const candidates = merge(sameUrl, merge(own.get(path.charCodeAt(1)) ?? [], wild)).filter((i) =>
+  for (const [path, same] of sameUrl) {
+    const segment = path.slice(1).split('/')[0]!;
+    const candidates = merge(same, merge(bySegment.get(segment) ?? [], loose)).filter((i) =>
       regexes[i]!.test(path),
     );
     if (candidates.some((i) => routes[i]!.domain)) {
       // The answer depends on the host: these routes are tried in order like dynamic ones.
-      demoted.add(path);
-      for (const i of sameUrl) {
+      for (const i of same) {
         if (path.length < 2) wild.push(i);
         else add(path.charCodeAt(1), i);
       }
@@ -86,6 +100,18 @@ export function literalPrefix(route: RouteRecord): string {
 }
 
 // --- internal ---
+
+/** The first path segment every match of the route has, when the route fixes it. */
+function firstFixedSegment(route: RouteRecord): string | undefined {
+  if (route.match) return undefined;
+  const [head, next] = route.tokens;
+  if (!head || head.kind !== 'literal') return undefined;
+  const slash = head.text.indexOf('/', 1);
+  if (slash !== -1) return head.text.slice(1, slash);
+  return next === undefined || (next.kind === 'param' && next.separator === '/')
+    ? head.text.slice(1)
+    : undefined;
+}
 
 function merge(a: readonly number[], b: readonly number[]): number[] {
   return [...new Set([...a, ...b])].sort((x, y) => x - y);

@@ -1,6 +1,6 @@
 import { formatLocation, type Diagnostics } from './errors.js';
 import type { RouteDraft } from './normalize.js';
-import { accepts, isStaticPath, pathRegex } from './plan.js';
+import { accepts, isStaticPath, literalPrefix, pathRegex } from './plan.js';
 import type { RouteRecord } from './types.js';
 
 const VERB = /^[A-Z]+$/;
@@ -53,6 +53,7 @@ export function validateRoutes(
   diagnostics: Diagnostics,
 ): void {
   const seen = new Map<string, RouteRecord[]>();
+  const index = new ShadowIndex(routes);
   for (const route of routes) {
     const key = `${route.domain?.pattern ?? ''}\0${route.url}\0${route.match ? `${route.match.source}/${route.match.flags}` : ''}`;
     const earlier = seen.get(key) ?? [];
@@ -65,9 +66,10 @@ export function validateRoutes(
         'remove one, or give them different verbs or domains',
       );
     } else {
-      warnShadowed(route, routes, root, diagnostics);
+      warnShadowed(route, routes, root, diagnostics, index);
     }
-    seen.set(key, [...earlier, route]);
+    earlier.push(route);
+    seen.set(key, earlier);
   }
 }
 
@@ -83,23 +85,55 @@ function warnShadowed(
   routes: readonly RouteRecord[],
   root: string,
   diagnostics: Diagnostics,
+  index: ShadowIndex,
 ): void {
   const sample = isStaticPath(route) ? route.url : undefined;
-  for (const earlier of routes.slice(0, route.index)) {
-    if ((earlier.domain?.pattern ?? '') !== (route.domain?.pattern ?? '') && earlier.domain)
-      continue;
-    if (!route.verbs.every((v) => accepts(earlier, v)) && !earlier.verbs.includes('*')) continue;
-    const covers =
-      sample !== undefined
-        ? pathRegex(earlier).test(sample)
-        : earlier.regex === route.regex && !earlier.match && !route.match;
-    if (!covers) continue;
+  const earlier =
+    sample !== undefined ? index.candidates(sample, route.index) : index.sameRegex(route);
+  for (const i of earlier) {
+    const other = routes[i]!;
+    if (other.domain && other.domain.pattern !== route.domain?.pattern) continue;
+    if (!route.verbs.every((v) => accepts(other, v))) continue;
+    if (sample !== undefined ? !index.regex(i).test(sample) : other.match || route.match) continue;
     diagnostics.warn(
       'E_DUPLICATE_ROUTE',
-      `${route.verbs.join('|')} ${route.url} can never match: ${earlier.verbs.join('|')} ${earlier.url} at ${formatLocation(earlier.source, root)} is registered first and matches the same requests`,
+      `${route.verbs.join('|')} ${route.url} can never match: ${other.verbs.join('|')} ${other.url} at ${formatLocation(other.source, root)} is registered first and matches the same requests`,
       route.source,
       'register the more specific route first',
     );
     return;
+  }
+}
+
+/**
+ * Finds the earlier routes worth testing against a route, without comparing every pair: those
+ * whose literal prefix starts the static path, and those with the very same regex.
+ */
+class ShadowIndex {
+  readonly #regexes: (RegExp | undefined)[] = [];
+  readonly #byRegex = new Map<string, number[]>();
+  readonly #prefixes: { prefix: string; index: number }[];
+
+  constructor(private readonly routes: readonly RouteRecord[]) {
+    this.#prefixes = routes.map((r) => ({ prefix: literalPrefix(r), index: r.index }));
+    for (const r of routes) {
+      const list = this.#byRegex.get(r.regex);
+      if (list) list.push(r.index);
+      else this.#byRegex.set(r.regex, [r.index]);
+    }
+  }
+
+  regex(i: number): RegExp {
+    return (this.#regexes[i] ??= pathRegex(this.routes[i]!));
+  }
+
+  candidates(path: string, before: number): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < before; i++) if (path.startsWith(this.#prefixes[i]!.prefix)) out.push(i);
+    return out;
+  }
+
+  sameRegex(route: RouteRecord): number[] {
+    return (this.#byRegex.get(route.regex) ?? []).filter((i) => i < route.index);
   }
 }
