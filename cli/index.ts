@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { runBuild } from './commands/build.js';
 import { runRoutes } from './commands/routes.js';
+import { runWatch } from './commands/watch.js';
 import { processOutput, reportFailure } from './output.js';
 
 const program = new Command('course')
@@ -16,6 +17,15 @@ program
   .option('--quiet', 'print only problems')
   .action(async (options: { root: string; check?: boolean; quiet?: boolean }) => {
     process.exitCode = await run(() => runBuild(options, processOutput));
+  });
+
+program
+  .command('watch')
+  .description('build, then rebuild whenever a route file or a module it uses changes')
+  .option('--root <dir>', 'the app folder', process.cwd())
+  .option('--quiet', 'print only writes and problems')
+  .action(async (options: { root: string; quiet?: boolean }) => {
+    process.exitCode = await run(() => runWatch(options, processOutput));
   });
 
 program

@@ -7,3 +7,5 @@ export type { BuildOptions, BuildResult } from './build.js';
 export type { CourseConfig, ResolvedConfig } from './config.js';
 export type { ErrorCode } from './errors.js';
 export type * from './types.js';
+export { watch } from './watch.js';
+export type { WatchOptions, Watcher } from './watch.js';

@@ -1,0 +1,85 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeApp, ROOT, writeApp, writeFile } from '../_utils.js';
+
+const ROUTES = (body: string) => `import { Course } from 'course-router';\n${body}\n`;
+
+let dir: string;
+let child: ChildProcess;
+let stdout = '';
+let stderr = '';
+
+/** Waits until `predicate` holds on what the watcher printed. */
+async function until(predicate: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!predicate()) {
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}\nstdout: ${stdout}\nstderr: ${stderr}`);
+    if (child.exitCode !== null) throw new Error(`watcher exited (${child.exitCode})\n${stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const generated = () => readFileSync(path.join(dir, 'generated/routes.gen.ts'), 'utf8');
+const count = (text: string, word: string) => text.split(word).length - 1;
+
+beforeAll(async () => {
+  dir = writeApp({ 'routes.ts': ROUTES(`Course.get('/', () => 'one');`) });
+  child = spawn(process.execPath, [path.join(ROOT, 'dist/cli/index.js'), 'watch', '--root', dir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  await until(() => stdout.includes('watching for changes'), 'the first build');
+});
+
+afterAll(() => {
+  child?.kill('SIGTERM');
+  removeApp(dir);
+});
+
+describe('course watch', () => {
+  it('builds at start, then rebuilds when a route file changes', async () => {
+    expect(stdout).toMatch(/wrote .*routes\.gen\.ts: 1 routes in \d+ ms/);
+    writeFile(
+      dir,
+      'routes.ts',
+      ROUTES(`Course.get('/', () => 'one');\nCourse.get('/two', () => 'two');`),
+    );
+    await until(() => count(stdout, 'wrote') >= 2, 'the rebuild');
+    expect(generated()).toContain("url: '/two'");
+  });
+
+  it('rebuilds when a module a route file imports changes, and when a routers/ file appears', async () => {
+    writeFile(dir, 'routers/extra.ts', ROUTES(`Course.get('/extra', 'Pages@show');`));
+    writeFile(
+      dir,
+      'app/Components/Controller/Pages.ts',
+      'export class Pages {\n  show() { return 1; }\n}\n',
+    );
+    await until(() => generated().includes("url: '/extra'"), 'the routers/ file');
+    writeFile(
+      dir,
+      'app/Components/Controller/Pages.ts',
+      'export class Pages {\n  other() { return 1; }\n}\n',
+    );
+    await until(() => stderr.includes('class Pages has no method show'), 'the controller change');
+  });
+
+  it('a syntax error is reported, watching goes on, and fixing it recovers', async () => {
+    writeFile(
+      dir,
+      'app/Components/Controller/Pages.ts',
+      'export class Pages {\n  show() { return 1; }\n}\n',
+    );
+    writeFile(dir, 'routes.ts', ROUTES(`Course.get('/', () => 'one'`));
+    await until(() => /E_LOAD/.test(stderr), 'the syntax error');
+    expect(child.exitCode).toBeNull();
+    const before = count(stdout, 'wrote');
+    writeFile(dir, 'routes.ts', ROUTES(`Course.get('/', () => 'fixed');`));
+    await until(() => count(stdout, 'wrote') > before, 'the recovery');
+    expect(generated()).toContain("'fixed'");
+  });
+});
