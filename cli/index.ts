@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { runBuild } from './commands/build.js';
+import { runDatabase } from './commands/database.js';
+import { createController, createModel, generateFiles } from './commands/generate.js';
 import { runRoutes } from './commands/routes.js';
 import { runWatch } from './commands/watch.js';
 import { processOutput, reportFailure } from './output.js';
@@ -36,6 +38,47 @@ program
   .action(async (options: { root: string; json?: boolean }) => {
     process.exitCode = await run(() => runRoutes(options, processOutput));
   });
+
+type GenerateFlags = { root: string; remove?: boolean; yes?: boolean; resource?: boolean };
+const generator = (name: string, description: string) =>
+  program
+    .command(name)
+    .description(description)
+    .option('--root <dir>', 'the app folder', process.cwd())
+    .option('--remove', 'delete the file instead (asks first)')
+    .option('--yes', 'do not ask before deleting');
+
+generator('create:model <Name>', 'create a model class in app/Components/Model').action(
+  async (name: string, options: GenerateFlags) => {
+    process.exitCode = await run(() => createModel(name, options, processOutput));
+  },
+);
+
+generator('create:controller <Name>', 'create a controller class in app/Components/Controller')
+  .option('--resource', 'with the seven resource methods')
+  .action(async (name: string, options: GenerateFlags) => {
+    process.exitCode = await run(() => createController(name, options, processOutput));
+  });
+
+generator('generate:files', 'create <Name>Controller, model <Name>, a migration and <Name>Seed')
+  .requiredOption('--component <Name>', 'the component name')
+  .action(async (options: GenerateFlags & { component: string }) => {
+    process.exitCode = await run(() => generateFiles(options.component, options, processOutput));
+  });
+
+for (const [name, action, description] of [
+  ['migrate', 'migrate', 'run the pending migrations (Knex) on the app database'],
+  ['migrate:rollback', 'rollback', 'undo the last batch of migrations'],
+  ['seed', 'seed', 'run the seeders'],
+] as const) {
+  program
+    .command(name)
+    .description(description)
+    .option('--root <dir>', 'the app folder', process.cwd())
+    .action(async (options: { root: string }) => {
+      process.exitCode = await run(() => runDatabase(action, options, processOutput));
+    });
+}
 
 await program.parseAsync(process.argv);
 

@@ -1,4 +1,5 @@
 import { BuildError, type RouteDefinitionError } from '../compiler/index.js';
+import { CliError } from './scaffold.js';
 
 /** Where the CLI prints: stdout for results, stderr for problems. */
 export interface Output {
@@ -29,6 +30,10 @@ export function reportFailure(error: unknown, out: Output): number {
   if (error instanceof BuildError) {
     out.error(error.message);
     out.error(`build failed: ${error.errors.length} error${error.errors.length === 1 ? '' : 's'}`);
+    return 1;
+  }
+  if (error instanceof CliError) {
+    out.error(`course: ${error.message}`);
     return 1;
   }
   out.error(error instanceof Error ? (error.stack ?? error.message) : String(error));

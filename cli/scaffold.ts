@@ -1,0 +1,68 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { fileURLToPath } from 'node:url';
+import { formatSource } from '../compiler/format.js';
+
+const TEMPLATES = fileURLToPath(new URL('../../cli/templates/', import.meta.url));
+const NAME = /^[A-Z][A-Za-z0-9]*$/;
+
+/** A problem the user can fix, printed without a stack (exit 1). */
+export class CliError extends Error {}
+
+/** Checks a class name: PascalCase letters and digits. */
+export function checkName(name: string | undefined, what: string): string {
+  if (!name || !NAME.test(name)) {
+    throw new CliError(
+      `invalid ${what} name ${JSON.stringify(name ?? '')}: use PascalCase letters and digits, e.g. Post`,
+    );
+  }
+  return name;
+}
+
+/** `Post` → `posts`, `BlogPost` → `blog_posts`. */
+export function tableName(name: string): string {
+  const snake = name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+  return snake.endsWith('s') ? snake : `${snake}s`;
+}
+
+/**
+ * Writes a file from `cli/templates/<template>`, `%%token%%`s filled and formatted with
+ * prettier. Never overwrites: an existing file is an error.
+ */
+export async function scaffold(
+  file: string,
+  template: string,
+  tokens: Record<string, string>,
+): Promise<void> {
+  if (existsSync(file)) throw new CliError(`${file} already exists; it was left as it is`);
+  let text = readFileSync(path.join(TEMPLATES, template), 'utf8');
+  for (const [token, value] of Object.entries(tokens))
+    text = text.replaceAll(`%%${token}%%`, value);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, await formatSource(text));
+}
+
+/** Deletes a generated file after confirmation: `--yes`, or a "y" typed on a terminal. */
+export async function remove(file: string, yes: boolean): Promise<void> {
+  if (!existsSync(file)) throw new CliError(`${file} does not exist`);
+  if (!yes) {
+    if (!process.stdin.isTTY)
+      throw new CliError(`refusing to delete ${file} without a terminal; pass --yes`);
+    const rl = createInterface({ input: process.stdin, output: process.stdout });
+    const answer = await rl.question(`Delete ${file}? This cannot be undone. [y/N] `);
+    rl.close();
+    if (!/^y(es)?$/i.test(answer.trim())) throw new CliError('nothing deleted');
+  }
+  rmSync(file);
+}
+
+/** The import path of `to` from the file `from`, ending in `.js` as ESM TypeScript wants. */
+export function importPath(from: string, to: string): string {
+  const relative = path
+    .relative(path.dirname(from), to)
+    .split(path.sep)
+    .join('/')
+    .replace(/\.ts$/, '.js');
+  return relative.startsWith('.') ? relative : `./${relative}`;
+}
