@@ -17,7 +17,8 @@ program
   .option('--root <dir>', 'the app folder', process.cwd())
   .option('--check', 'write nothing; exit 1 if the generated module is out of date')
   .option('--quiet', 'print only problems')
-  .action(async (options: { root: string; check?: boolean; quiet?: boolean }) => {
+  .option('--json', 'print one JSON object for tools (errors and warnings included)')
+  .action(async (options: { root: string; check?: boolean; quiet?: boolean; json?: boolean }) => {
     process.exitCode = await run(() => runBuild(options, processOutput));
   });
 

@@ -1,5 +1,10 @@
 import path from 'node:path';
-import { build } from '../../compiler/index.js';
+import {
+  build,
+  BuildError,
+  formatLocation,
+  type RouteDefinitionError,
+} from '../../compiler/index.js';
 import { printDiagnostics, type Output } from '../output.js';
 
 /** Options of `course build`. */
@@ -7,11 +12,43 @@ export interface BuildCommandOptions {
   root: string;
   check?: boolean;
   quiet?: boolean;
+  json?: boolean;
 }
 
 /** `course build [--root DIR] [--check]`: returns the exit code. */
 export async function runBuild(options: BuildCommandOptions, out: Output): Promise<number> {
-  const result = await build({ root: options.root, check: options.check });
+  // On a terminal, a build that takes more than a moment says it is working.
+  const progress =
+    out.color && !options.json ? setTimeout(() => out.error('building…'), 800) : undefined;
+  let result: Awaited<ReturnType<typeof build>>;
+  try {
+    result = await build({ root: options.root, check: options.check });
+  } catch (error) {
+    if (options.json && error instanceof BuildError) {
+      out.info(
+        JSON.stringify({ ok: false, errors: error.errors.map((e) => located(e, error.root)) }),
+      );
+      return 1;
+    }
+    throw error;
+  } finally {
+    clearTimeout(progress);
+  }
+  if (options.json) {
+    out.info(
+      JSON.stringify({
+        ok: !(options.check && result.changed),
+        output: result.config.outFile,
+        changed: result.changed,
+        written: result.written,
+        routes: result.app.routes.length,
+        files: result.files.length,
+        milliseconds: Math.round(result.milliseconds),
+        warnings: result.warnings.map((w) => located(w, result.config.root)),
+      }),
+    );
+    return options.check && result.changed ? 1 : 0;
+  }
   printDiagnostics(result.warnings, result.config.root, out);
   const file = path.relative(process.cwd(), result.config.outFile) || result.config.outFile;
   if (options.check) {
@@ -29,4 +66,13 @@ export async function runBuild(options: BuildCommandOptions, out: Output): Promi
     );
   }
   return 0;
+}
+
+function located(problem: RouteDefinitionError, root: string): Record<string, unknown> {
+  return {
+    code: problem.code,
+    message: problem.message,
+    hint: problem.hint,
+    location: formatLocation(problem.loc, root),
+  };
 }

@@ -48,6 +48,16 @@ describe('course build', () => {
     expect(readFileSync(out(), 'utf8')).toContain("'one'");
   });
 
+  it('--json reports the build for tools', async () => {
+    const result = await runCli(['build', '--root', dir, '--json']);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      ok: true,
+      routes: 1,
+      files: 1,
+      warnings: [],
+    });
+  });
+
   it('honours course.config.ts (routes file and output path)', async () => {
     const app = writeApp({
       'course.config.ts': `export default { routes: 'web.ts', out: 'out/table.gen.ts' };\n`,

@@ -123,6 +123,31 @@ describe('build errors name file:line:col and what to do', () => {
     );
   });
 
+  it('shows a code frame under each error, the column marked', async () => {
+    const stderr = await failingBuild(`Course.get('/', 'Shop@missing');\n`);
+    expect(stderr).toContain(`> 2 | Course.get('/', 'Shop@missing');\n${' '.repeat(13)}^`);
+  });
+
+  it('--json prints one object for tools, errors located', async () => {
+    const dir = writeApp({
+      'routes.ts': HEAD + `Course.get('/', 'Shop@missing');\n`,
+      'app/Components/Controller/Shop.ts': CONTROLLER,
+    });
+    apps.push(dir);
+    const result = await runCli(['build', '--root', dir, '--json']);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      ok: false,
+      errors: [
+        {
+          code: 'E_METHOD',
+          message: 'class Shop has no method missing',
+          location: 'routes.ts:2:8',
+        },
+      ],
+    });
+  });
+
   it('reports every error of a build at once', async () => {
     const stderr = await failingBuild(
       `Course.get('/a', 'Shop@nope');\nCourse.get('/b', 'Nope@show');\n`,
