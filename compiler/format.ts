@@ -5,9 +5,20 @@ import { fits } from './emit/_print.js';
 /** The prettier options of generated code: fixed, so output does not depend on the app's setup. */
 const OPTIONS = { parser: 'typescript', printWidth: 100, singleQuote: true } as const;
 
+// Formatted code by its source, so a rebuild (watch mode) formats only the chunks that changed.
+const cache = new Map<string, Promise<string>>();
+const CACHE_MAX = 256;
+
 /** Formats generated TypeScript. */
 export function formatSource(source: string): Promise<string> {
-  return format(source, OPTIONS);
+  let formatted = cache.get(source);
+  if (!formatted) {
+    formatted = format(source, OPTIONS);
+    if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
+    cache.set(source, formatted);
+    formatted.catch(() => cache.delete(source));
+  }
+  return formatted;
 }
 
 /**
