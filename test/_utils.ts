@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { CourseApp, RouteTable, StartOptions } from 'course-router';
 import { Course } from 'course-router';
 
@@ -189,4 +189,25 @@ async function answer(response: Response): Promise<Answer> {
     if (value !== null) headers[name] = value;
   }
   return { status: response.status, body: await response.text(), headers };
+}
+
+/**
+ * Writes an app, builds it with the real CLI and serves its table for the tests of a file;
+ * closes and removes it after them.
+ */
+export function servedApp(
+  files: Record<string, string>,
+  options?: StartOptions,
+): { readonly served: Served; readonly dir: string } {
+  const state = {} as { served: Served; dir: string };
+  beforeAll(async () => {
+    state.dir = writeApp(files);
+    await buildApp(state.dir);
+    state.served = await serve(await importTable(state.dir), options);
+  });
+  afterAll(async () => {
+    await state.served?.close();
+    if (state.dir) removeApp(state.dir);
+  });
+  return state;
 }

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, importTable, removeApp, send, serve, writeApp, type Served } from '../_utils.js';
+import { describe, expect, it } from 'vitest';
+import { send, servedApp } from '../_utils.js';
 
 const ROUTES = `
 import { Course, input, removeParam, requestLimit, requestRepeat, toRoute, url } from 'course-router';
@@ -40,26 +40,14 @@ export class Account extends Controller {
 }`,
 };
 
-let dir: string;
-let served: Served;
-
-beforeAll(async () => {
-  dir = writeApp(FILES);
-  await buildApp(dir);
-  served = await serve(await importTable(dir), {
-    bodyLimit: 2048,
-    multipartLimit: 4096,
-    trustProxy: 1,
-  });
-});
-
-afterAll(async () => {
-  await served?.close();
-  removeApp(dir);
+const app = servedApp(FILES, {
+  bodyLimit: 2048,
+  multipartLimit: 4096,
+  trustProxy: 1,
 });
 
 const json = async (method: string, target: string, init?: Parameters<typeof send>[3]) =>
-  JSON.parse((await send(served, method, target, init)).body) as Record<string, unknown>;
+  JSON.parse((await send(app.served, method, target, init)).body) as Record<string, unknown>;
 
 describe('input()', () => {
   it('reads the query, with nested PHP-style fields, and gives the default for blank values', async () => {
@@ -129,9 +117,9 @@ describe('input()', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: `name=${'x'.repeat(3000)}`,
     };
-    expect((await send(served, 'POST', '/input', big)).status).toBe(413);
+    expect((await send(app.served, 'POST', '/input', big)).status).toBe(413);
     const bad = { headers: { 'content-type': 'application/json' }, body: '{"name":' };
-    expect((await send(served, 'POST', '/input', bad)).status).toBe(400);
+    expect((await send(app.served, 'POST', '/input', bad)).status).toBe(400);
   });
 
   it('no field reaches an object prototype', async () => {
@@ -152,11 +140,11 @@ describe('input()', () => {
 
 describe('redirects', () => {
   it('toRoute() redirects on site, 302 by default or the 3xx given', async () => {
-    expect(await send(served, 'GET', '/go?to=/target')).toMatchObject({
+    expect(await send(app.served, 'GET', '/go?to=/target')).toMatchObject({
       status: 302,
       headers: { location: '/target' },
     });
-    expect((await send(served, 'GET', '/go?to=/target&code=307')).status).toBe(307);
+    expect((await send(app.served, 'GET', '/go?to=/target&code=307')).status).toBe(307);
   });
 
   it('toRoute() refuses off-site, protocol-relative, non-http and CR/LF targets, and non-3xx codes', async () => {
@@ -167,17 +155,19 @@ describe('redirects', () => {
       'javascript:alert(1)',
       '/a\r\nSet-Cookie:x=1',
     ]) {
-      expect((await send(served, 'GET', `/go?to=${encodeURIComponent(to)}`)).status, to).toBe(400);
+      expect((await send(app.served, 'GET', `/go?to=${encodeURIComponent(to)}`)).status, to).toBe(
+        400,
+      );
     }
-    expect((await send(served, 'GET', '/go?to=/x&code=200')).status).toBe(500);
+    expect((await send(app.served, 'GET', '/go?to=/x&code=200')).status).toBe(500);
   });
 
   it('removeParam() redirects to the path without its query', async () => {
-    expect(await send(served, 'GET', '/strip?a=1&b=2')).toMatchObject({
+    expect(await send(app.served, 'GET', '/strip?a=1&b=2')).toMatchObject({
       status: 302,
       headers: { location: '/strip' },
     });
-    expect((await send(served, 'GET', '/strip')).body).toBe('no query');
+    expect((await send(app.served, 'GET', '/strip')).body).toBe('no query');
   });
 });
 
@@ -185,7 +175,7 @@ describe('requestLimit and requestRepeat', () => {
   it('limits per client: the 3rd call of one client is limited, another client is not', async () => {
     const call = async (ip: string) =>
       (
-        await served.app.fetch(
+        await app.served.app.fetch(
           new Request('http://localhost/limit', { headers: { 'x-forwarded-for': ip } }),
         )
       ).text();
@@ -196,10 +186,10 @@ describe('requestLimit and requestRepeat', () => {
 
   it('requestRepeat answers true for a value this client already sent', async () => {
     const client = { headers: { 'x-forwarded-for': '192.0.2.9' } };
-    const a1 = await served.app.fetch(new Request('http://localhost/repeat/a', client));
-    const a2 = await served.app.fetch(new Request('http://localhost/repeat/a', client));
-    const b1 = await served.app.fetch(new Request('http://localhost/repeat/b', client));
-    const b2 = await served.app.fetch(new Request('http://localhost/repeat/b', client));
+    const a1 = await app.served.app.fetch(new Request('http://localhost/repeat/a', client));
+    const a2 = await app.served.app.fetch(new Request('http://localhost/repeat/a', client));
+    const b1 = await app.served.app.fetch(new Request('http://localhost/repeat/b', client));
+    const b2 = await app.served.app.fetch(new Request('http://localhost/repeat/b', client));
     expect(await Promise.all([a1, a2, b1, b2].map((r) => r.text()))).toEqual([
       'false',
       'true',
@@ -211,7 +201,7 @@ describe('requestLimit and requestRepeat', () => {
 
 describe('Controller', () => {
   it('has the spec helpers as methods', async () => {
-    const response = await served.app.fetch(
+    const response = await app.served.app.fetch(
       new Request('http://localhost/controller/word?q=query', {
         headers: { 'x-forwarded-for': '192.0.2.50' },
       }),

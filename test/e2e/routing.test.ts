@@ -1,17 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { format } from 'prettier';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildApp,
-  importTable,
-  removeApp,
-  send,
-  serve,
-  writeApp,
-  type SendInit,
-  type Served,
-} from '../_utils.js';
+import { describe, expect, it } from 'vitest';
+import { send, servedApp, type SendInit } from '../_utils.js';
 
 const ROUTES = `
 import { Course, response, request, url, HttpException, NotFoundHttpException } from 'course-router';
@@ -110,48 +101,36 @@ export class Stop {
 }`,
 };
 
-let dir: string;
-let served: Served;
+const app = servedApp(FILES);
 
-beforeAll(async () => {
-  dir = writeApp(FILES);
-  await buildApp(dir);
-  served = await serve(await importTable(dir));
-});
-
-afterAll(async () => {
-  await served?.close();
-  removeApp(dir);
-});
-
-const get = (target: string, init?: SendInit) => send(served, 'GET', target, init);
+const get = (target: string, init?: SendInit) => send(app.served, 'GET', target, init);
 
 describe('verbs', () => {
   it.each(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])(
     'Course.%s answers its own verb',
     async (verb) => {
-      expect((await send(served, verb, '/verbs')).body).toBe(verb.toLowerCase());
+      expect((await send(app.served, verb, '/verbs')).body).toBe(verb.toLowerCase());
     },
   );
 
   it('match(), any() and form() accept their verbs', async () => {
-    expect((await send(served, 'POST', '/matched')).body).toBe('POST');
-    expect((await send(served, 'PUT', '/matched')).status).toBe(405);
-    expect((await send(served, 'DELETE', '/anything')).body).toBe('any DELETE');
-    expect((await send(served, 'POST', '/form')).body).toBe('form POST');
+    expect((await send(app.served, 'POST', '/matched')).body).toBe('POST');
+    expect((await send(app.served, 'PUT', '/matched')).status).toBe(405);
+    expect((await send(app.served, 'DELETE', '/anything')).body).toBe('any DELETE');
+    expect((await send(app.served, 'POST', '/form')).body).toBe('form POST');
   });
 
   it('HEAD is answered by GET routes without a body', async () => {
-    const head = await send(served, 'HEAD', '/user/5');
+    const head = await send(app.served, 'HEAD', '/user/5');
     expect(head).toMatchObject({ status: 200, body: '' });
     expect(head.headers['content-length']).toBe(String('user 5'.length));
   });
 
   it('a URL that matches for another verb is a 405 with Allow', async () => {
-    const answer = await send(served, 'GET', '/verbs');
+    const answer = await send(app.served, 'GET', '/verbs');
     expect(answer.status).toBe(405);
     expect(answer.headers.allow).toBe('DELETE, OPTIONS, PATCH, POST, PUT');
-    expect((await send(served, 'POST', '/user/5')).headers.allow).toBe('GET, HEAD');
+    expect((await send(app.served, 'POST', '/user/5')).headers.allow).toBe('GET, HEAD');
   });
 
   it('no route at all is a 404', async () => {
@@ -213,7 +192,7 @@ describe('matching', () => {
   it('routers/ files are evaluated after routes.ts in path order; the first registered route wins', async () => {
     expect((await get('/order/x')).body).toBe('a x');
     expect((await get('/order/b')).body).toBe('a b');
-    expect((await send(served, 'POST', '/order/b')).body).toBe('b');
+    expect((await send(app.served, 'POST', '/order/b')).body).toBe('b');
   });
 });
 
@@ -305,7 +284,7 @@ describe('url() and the request', () => {
   it('url() throws, naming it, for an unknown name, a missing parameter, or a skipped optional one', async () => {
     const { url } = await import('course-router');
     const { buildUrl } = await import('course-router');
-    const table = served.app.table;
+    const table = app.served.app.table;
     expect(() => buildUrl(table, 'nope')).toThrow(/no route named "nope"/);
     expect(() => buildUrl(table, 'user.show', {})).toThrow(/needs the parameter "id"/);
     expect(() => buildUrl(table, 'opt', { b: 'y' })).toThrow(/gives "b" but not the optional "a"/);
@@ -324,7 +303,7 @@ describe('url() and the request', () => {
 
 describe('the generated module', () => {
   it('is a prettier fixpoint (printed data and formatted code alike)', async () => {
-    const code = readFileSync(path.join(dir, 'generated/routes.gen.ts'), 'utf8');
+    const code = readFileSync(path.join(app.dir, 'generated/routes.gen.ts'), 'utf8');
     expect(await format(code, { parser: 'typescript', printWidth: 100, singleQuote: true })).toBe(
       code,
     );
@@ -333,6 +312,6 @@ describe('the generated module', () => {
   it('odd names and long URLs still route and build URLs', async () => {
     expect((await get('/odd/x/y')).body).toBe('xy');
     const { buildUrl } = await import('course-router');
-    expect(buildUrl(served.app.table, 'it\'s "odd"', { a: 1, b: 2 })).toBe('/odd/1/2');
+    expect(buildUrl(app.served.app.table, 'it\'s "odd"', { a: 1, b: 2 })).toBe('/odd/1/2');
   });
 });

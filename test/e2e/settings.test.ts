@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, importTable, removeApp, send, serve, writeApp, type Served } from '../_utils.js';
+import { describe, expect, it } from 'vitest';
+import { send, servedApp } from '../_utils.js';
 
 const ROUTES = `
 import { Course } from 'course-router';
@@ -24,40 +24,30 @@ export class Tag {
 }`,
 };
 
-let dir: string;
-let served: Served;
-
-beforeAll(async () => {
-  dir = writeApp(FILES);
-  await buildApp(dir);
-  served = await serve(await importTable(dir));
-});
-
-afterAll(async () => {
-  await served?.close();
-  removeApp(dir);
-});
+const app = servedApp(FILES);
 
 describe('router-wide and per-route settings', () => {
   it('setDefaultBasepath() prefixes routes registered after it', async () => {
-    expect((await send(served, 'GET', '/before')).body).toBe('no basepath');
-    expect((await send(served, 'GET', '/forum/t')).body).toBe('thread');
-    expect((await send(served, 'GET', '/t')).status).toBe(404);
+    expect((await send(app.served, 'GET', '/before')).body).toBe('no basepath');
+    expect((await send(app.served, 'GET', '/forum/t')).body).toBe('thread');
+    expect((await send(app.served, 'GET', '/t')).status).toBe(404);
   });
 
   it('per-route settings: as, where, prefix, middleware', async () => {
-    expect((await send(served, 'GET', '/forum/pre/settings/abc')).body).toBe('settings abc');
-    expect((await send(served, 'GET', '/forum/pre/settings/123')).status).toBe(404);
+    expect((await send(app.served, 'GET', '/forum/pre/settings/abc')).body).toBe('settings abc');
+    expect((await send(app.served, 'GET', '/forum/pre/settings/123')).status).toBe(404);
     const { buildUrl } = await import('course-router');
-    expect(buildUrl(served.app.table, 'by.settings', { id: 'x' })).toBe('/forum/pre/settings/x');
+    expect(buildUrl(app.served.app.table, 'by.settings', { id: 'x' })).toBe(
+      '/forum/pre/settings/x',
+    );
   });
 
   it('a per-route defaultParameterRegex applies to each parameter', async () => {
-    expect((await send(served, 'GET', '/forum/regex/1/2')).body).toBe('12');
-    expect((await send(served, 'GET', '/forum/regex/12/2')).status).toBe(404);
+    expect((await send(app.served, 'GET', '/forum/regex/1/2')).body).toBe('12');
+    expect((await send(app.served, 'GET', '/forum/regex/12/2')).status).toBe(404);
   });
 
   it('setDefaultNamespace() and a second namespace root from course.config.ts', async () => {
-    expect((await send(served, 'GET', '/forum/other')).body).toBe('other namespace');
+    expect((await send(app.served, 'GET', '/forum/other')).body).toBe('other namespace');
   });
 });

@@ -1,15 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildUrl } from 'course-router';
-import {
-  buildApp,
-  importTable,
-  removeApp,
-  send,
-  serve,
-  writeApp,
-  type SendInit,
-  type Served,
-} from '../_utils.js';
+import { send, servedApp, type SendInit } from '../_utils.js';
 
 const ROUTES = `
 import { Course, HttpException, request, response } from 'course-router';
@@ -131,21 +122,10 @@ export class SeeRoute {
 }`,
 };
 
-let dir: string;
-let served: Served;
+const app = servedApp(FILES);
 
-beforeAll(async () => {
-  dir = writeApp(FILES);
-  await buildApp(dir);
-  served = await serve(await importTable(dir));
-});
-
-afterAll(async () => {
-  await served?.close();
-  removeApp(dir);
-});
-
-const req = (method: string, target: string, init?: SendInit) => send(served, method, target, init);
+const req = (method: string, target: string, init?: SendInit) =>
+  send(app.served, method, target, init);
 const body = async (method: string, target: string, init?: SendInit) =>
   (await req(method, target, init)).body;
 
@@ -164,7 +144,7 @@ describe('Course.resource', () => {
   });
 
   it('names the seven routes <name>.<action>, prefixed by the group as', () => {
-    const table = served.app.table;
+    const table = app.served.app.table;
     expect(buildUrl(table, 'photos.index')).toBe('/photos');
     expect(buildUrl(table, 'photos.create')).toBe('/photos/create');
     expect(buildUrl(table, 'photos.edit', { id: 5 })).toBe('/photos/5/edit');
@@ -199,8 +179,10 @@ describe('Course.controller (implicit controller)', () => {
   });
 
   it("url('Animals@getView', …) and the controller's name work", () => {
-    expect(buildUrl(served.app.table, 'Animals@getView', { id: 666 })).toBe('/animals/view/666');
-    expect(buildUrl(served.app.table, 'animals.save')).toBe('/animals/save');
+    expect(buildUrl(app.served.app.table, 'Animals@getView', { id: 666 })).toBe(
+      '/animals/view/666',
+    );
+    expect(buildUrl(app.served.app.table, 'animals.save')).toBe('/animals/save');
   });
 });
 
@@ -246,11 +228,13 @@ describe('domains', () => {
   });
 
   it('url() of a domain route on another host is //host/path', () => {
-    expect(buildUrl(served.app.table, 'whoami', { sub: 'acme', id: 1 })).toBe(
+    expect(buildUrl(app.served.app.table, 'whoami', { sub: 'acme', id: 1 })).toBe(
       '//acme.example.com/whoami/1',
     );
-    expect(buildUrl(served.app.table, 'whoami', ['beta', 2])).toBe('//beta.example.com/whoami/2');
-    expect(buildUrl(served.app.table, 'panel')).toBe('//admin.example.com/panel');
+    expect(buildUrl(app.served.app.table, 'whoami', ['beta', 2])).toBe(
+      '//beta.example.com/whoami/2',
+    );
+    expect(buildUrl(app.served.app.table, 'panel')).toBe('//admin.example.com/panel');
   });
 });
 
@@ -261,7 +245,9 @@ describe('partialGroup', () => {
   });
 
   it('url() finds its routes', () => {
-    expect(buildUrl(served.app.table, 'lang.page', { lang: 'en', id: 2 })).toBe('/lang/en/page/2');
+    expect(buildUrl(app.served.app.table, 'lang.page', { lang: 'en', id: 2 })).toBe(
+      '/lang/en/page/2',
+    );
   });
 });
 
