@@ -6,17 +6,17 @@
 import {
   allowedBy,
   buildUrl,
-  decodeParam as d,
   defineRoutes,
   handlersOf,
-  matchSegments as seg,
+  parseTree,
   url as currentUrl,
+  walkTree,
 } from 'course-router';
 import type {
   Candidate,
   HandlerGroup,
   MatchHit,
-  SegmentProgram,
+  RouteTest,
   Params,
   ParamValue,
   Query,
@@ -282,18 +282,26 @@ const $d15 = /^([^.]+)\.localhost$/i;
 const $r19 = /^\/admin\/users\/([0-9]+)\/?$/;
 const $r20 = /^\/api\/photos\/([0-9]+)\/?$/;
 
-const $g: SegmentProgram[] = [
-  ['/hello', [1, 0]],
-  ['/user', [0, /^(?:[0-9]+)$/]],
-  ['/user', [0, /^(?:[0-9]+)$/], '/posts', [1, /^(?:[a-z0-9-]+)$/]],
-  ['/photos', [0, 0]],
-  ['/photos', [0, 0], '/edit'],
-  ['/photos', [0, 0]],
-  ['/photos', [0, 0]],
-  ['/animals/view', [1, 0]],
-  ['/dashboard'],
-  ['/admin/users', [0, /^(?:[0-9]+)$/]],
-  ['/api/photos', [0, /^(?:[0-9]+)$/]],
+const $tests: RouteTest[] = [
+  [1, ['GET', 'HEAD'], 0, ['/hello', [1, 0]], 0, 1, 0],
+  [2, ['GET', 'HEAD'], 0, ['/user', [0, /^(?:[0-9]+)$/]], 0, 1, 0],
+  [
+    3,
+    ['GET', 'HEAD'],
+    0,
+    ['/user', [0, /^(?:[0-9]+)$/], '/posts', [1, /^(?:[a-z0-9-]+)$/]],
+    0,
+    2,
+    0,
+  ],
+  [8, ['GET', 'HEAD'], 0, ['/photos', [0, 0]], 0, 1, 0],
+  [9, ['GET', 'HEAD'], 0, ['/photos', [0, 0], '/edit'], 0, 1, 0],
+  [10, ['PUT', 'PATCH'], 0, ['/photos', [0, 0]], 0, 1, 0],
+  [11, ['DELETE'], 0, ['/photos', [0, 0]], 0, 1, 0],
+  [13, ['GET', 'HEAD'], 0, ['/animals/view', [1, 0]], 0, 1, 0],
+  [15, ['GET', 'HEAD'], /^([^.]+)\.localhost$/i, ['/dashboard'], 0, 0, 0],
+  [19, ['GET', 'HEAD'], 0, ['/admin/users', [0, /^(?:[0-9]+)$/]], 0, 1, 0],
+  [20, ['GET', 'HEAD'], 0, ['/api/photos', [0, /^(?:[0-9]+)$/]], 0, 1, 0],
 ];
 
 const $hits: MatchHit[] = [
@@ -392,75 +400,12 @@ function matchStatic(method: string, path: string): MatchHit | undefined | null 
   return null;
 }
 
-function matchDynamic(method: string, path: string, host: string): MatchHit | undefined {
-  let m: RegExpExecArray | null;
-  let h: RegExpExecArray | null;
-  let p: (string | undefined)[] | undefined;
-  const e0 = path.indexOf('/', 1);
-  const n0 = (e0 === -1 ? path.length : e0) - 1;
-  switch (n0) {
-    case 3:
-      if (path.startsWith('api', 1)) {
-        if ((method === 'GET' || method === 'HEAD') && (p = seg(path, $g[10]!)) !== undefined)
-          return { route: routes[20], params: p };
-        return undefined;
-      }
-      break;
-    case 4:
-      if (path.startsWith('user', 1)) {
-        if ((method === 'GET' || method === 'HEAD') && (p = seg(path, $g[1]!)) !== undefined)
-          return { route: routes[2], params: p };
-        if ((method === 'GET' || method === 'HEAD') && (p = seg(path, $g[2]!)) !== undefined)
-          return { route: routes[3], params: p };
-        return undefined;
-      }
-      break;
-    case 5:
-      if (path.startsWith('hello', 1)) {
-        if ((method === 'GET' || method === 'HEAD') && (p = seg(path, $g[0]!)) !== undefined)
-          return { route: routes[1], params: p };
-        return undefined;
-      }
-      if (path.startsWith('admin', 1)) {
-        if ((method === 'GET' || method === 'HEAD') && (p = seg(path, $g[9]!)) !== undefined)
-          return { route: routes[19], params: p };
-        return undefined;
-      }
-      break;
-    case 6:
-      if (path.startsWith('photos', 1)) {
-        if ((method === 'GET' || method === 'HEAD') && (p = seg(path, $g[3]!)) !== undefined)
-          return { route: routes[8], params: p };
-        if ((method === 'GET' || method === 'HEAD') && (p = seg(path, $g[4]!)) !== undefined)
-          return { route: routes[9], params: p };
-        if ((method === 'PUT' || method === 'PATCH') && (p = seg(path, $g[5]!)) !== undefined)
-          return { route: routes[10], params: p };
-        if (method === 'DELETE' && (p = seg(path, $g[6]!)) !== undefined)
-          return { route: routes[11], params: p };
-        return undefined;
-      }
-      break;
-    case 7:
-      if (path.startsWith('animals', 1)) {
-        if ((method === 'GET' || method === 'HEAD') && (p = seg(path, $g[7]!)) !== undefined)
-          return { route: routes[13], params: p };
-        return undefined;
-      }
-      break;
-    case 9:
-      if (path.startsWith('dashboard', 1)) {
-        if (
-          (method === 'GET' || method === 'HEAD') &&
-          (h = $d15.exec(host)) !== null &&
-          (p = seg(path, $g[8]!)) !== undefined
-        )
-          return { route: routes[15], params: [h[1], ...p] };
-        return undefined;
-      }
-      break;
-  }
+const $tree = parseTree(
+  '{"c":{"hello":{"t":[0]},"user":{"t":[1,2]},"photos":{"t":[3,4,5,6]},"animals":{"t":[7]},"dashboard":{"t":[8]},"admin":{"t":[9]},"api":{"t":[10]}},"t":[]}',
+);
 
-  return undefined;
+function matchDynamic(method: string, path: string, host: string): MatchHit | undefined {
+  return walkTree($tree, $tests, routes, method, path, host);
 }
 
 const $wild: Candidate[] = [];

@@ -38,5 +38,13 @@ export type {
   UrlPart,
 } from './types.js';
 export type * from './dsl/types.js';
-export { allowedBy, handlersOf, isWord, matchSegments } from './matcher.js';
-export type { Candidate, HandlerGroup, SegmentProgram } from './matcher.js';
+export {
+  allowedBy,
+  handlersOf,
+  isWord,
+  matchSegments,
+  parseTree,
+  testRoute,
+  walkTree,
+} from './matcher.js';
+export type { Candidate, HandlerGroup, MatchNode, RouteTest, SegmentProgram } from './matcher.js';

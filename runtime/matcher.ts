@@ -2,7 +2,8 @@
  * Small pieces the generated matcher shares, kept here so the generated module stays data
  * and straight-line code.
  */
-import type { HandlerInstance, Instantiable } from './types.js';
+import { decodeParam } from './path.js';
+import type { HandlerInstance, Instantiable, MatchHit, Params, RouteEntry } from './types.js';
 
 /** A route as the `405` check sees it: its path regex, its verbs, and its host if any. */
 export type Candidate = readonly [regex: RegExp, verbs: readonly string[], host?: RegExp | string];
@@ -99,4 +100,114 @@ export function matchSegments(
     pos = end;
   }
   return pos === path.length ? values : undefined;
+}
+
+/**
+ * One route as the shared walker tests it: its index, verbs (`0`: every verb), host (`0`: any),
+ * path test (a segment program, or an anchored regex whose groups are the URL parameters, or a
+ * `setMatch` regex), and for `setMatch` routes the URL regex and the counts of both kinds.
+ */
+export type RouteTest = readonly [
+  route: number,
+  verbs: readonly string[] | 0,
+  host: RegExp | string | 0,
+  path: SegmentProgram | RegExp,
+  url: RegExp | 0,
+  urlParams: number,
+  captures: number,
+];
+
+/** A node of the dynamic-route tree: children by path segment, and the tests to run here. */
+export interface MatchNode {
+  readonly c?: Readonly<Record<string, MatchNode>>;
+  /** Route tests, in registration order (at an inner node: those that fix no segment here). */
+  readonly t: readonly number[];
+}
+
+/** Parses the generated tree, its objects with no prototype (a segment never reaches one). */
+export function parseTree(json: string): MatchNode {
+  return JSON.parse(json, (_key, value: unknown) =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.assign(Object.create(null), value)
+      : value,
+  ) as MatchNode;
+}
+
+/**
+ * Finds the first route matching among the dynamic ones: down the tree one path segment at a
+ * time (one `indexOf` and one property read per level), then the node's tests in order. One
+ * small shared function for every route keeps it hot however many routes there are.
+ */
+export function walkTree(
+  root: MatchNode,
+  tests: readonly RouteTest[],
+  routes: readonly RouteEntry[],
+  method: string,
+  path: string,
+  host: string,
+): MatchHit | undefined {
+  let node = root;
+  let start = 1;
+  while (node.c !== undefined) {
+    let end = path.indexOf('/', start);
+    if (end === -1) end = path.length;
+    const child = node.c[path.slice(start, end)];
+    if (child === undefined) break;
+    node = child;
+    start = end + 1;
+  }
+  const list = node.t;
+  for (let k = 0; k < list.length; k++) {
+    const test = tests[list[k]!]!;
+    const params = testRoute(test, method, path, host);
+    if (params !== undefined) return { route: routes[test[0]]!, params };
+  }
+  return undefined;
+}
+
+/** The parameters of `path` for one route test, or `undefined` when it does not match. */
+export function testRoute(
+  test: RouteTest,
+  method: string,
+  path: string,
+  host: string,
+): Params | undefined {
+  const verbs = test[1];
+  if (verbs !== 0 && !verbs.includes(method)) return undefined;
+  let domain: string[] | undefined;
+  const hostTest = test[2];
+  if (hostTest !== 0) {
+    if (typeof hostTest === 'string') {
+      if (hostTest !== host) return undefined;
+    } else {
+      const m = hostTest.exec(host);
+      if (m === null) return undefined;
+      domain = m.slice(1);
+    }
+  }
+  const pathTest = test[3];
+  let values: (string | undefined)[];
+  if (Array.isArray(pathTest)) {
+    const found = matchSegments(path, pathTest as SegmentProgram);
+    if (found === undefined) return undefined;
+    values = found;
+  } else {
+    const m = (pathTest as RegExp).exec(path);
+    if (m === null) return undefined;
+    const url = test[4];
+    if (url === 0) values = decodeAll(m, 1, m.length);
+    else {
+      const u = url.exec(path);
+      values =
+        u === null ? new Array<undefined>(test[5]).fill(undefined) : decodeAll(u, 1, 1 + test[5]);
+      values.push(...decodeAll(m, 1, 1 + test[6]));
+    }
+  }
+  return domain === undefined ? values : [...domain, ...values];
+}
+
+function decodeAll(m: RegExpExecArray, from: number, to: number): (string | undefined)[] {
+  const out: (string | undefined)[] = [];
+  for (let k = from; k < to; k++) out.push(decodeParam(m[k]));
+  return out;
 }

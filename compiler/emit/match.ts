@@ -1,14 +1,8 @@
-import {
-  accepts,
-  isStaticPath,
-  literalPrefix,
-  type MatcherPlan,
-  type PlannedHit,
-} from '../plan.js';
+import { accepts, isStaticPath, type MatcherPlan, type PlannedHit } from '../plan.js';
 import type { RouteRecord } from '../types.js';
 import { code, printed, type Chunk } from './_chunk.js';
 import { str, strings, WIDTH } from './_print.js';
-import { emitDynamicTree, PREAMBLE } from './dynamic-tree.js';
+import { buildTree } from './dynamic-tree.js';
 import { segmentProgram } from './segments.js';
 import { emitStaticTree, type StaticLeaf } from './static-tree.js';
 
@@ -38,24 +32,18 @@ export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): 
   const candidates = [...plan.buckets].map(
     ([char, list]) => `case ${char}: return ${emitCandidates(list, routes)};`,
   );
-  const programs: string[] = [];
-  const programOf = new Map<number, number>();
-  for (const route of tested) {
-    const program = segmentProgram(route);
-    if (program !== undefined) programOf.set(route.index, programs.push(program) - 1);
-  }
-  const emitTest = (route: RouteRecord) => testCode(route, programOf.get(route.index));
+  const position = new Map(tested.map((route, k) => [route.index, k]));
+  const tree = buildTree(routes, dynamic, (i) => position.get(i)!);
   const functions: string[] = [];
   const staticTree = emitStaticTree(leaves, functions);
-  const dynamicTree = emitDynamicTree(routes, dynamic, emitTest, functions);
   return [
     printed(tested.flatMap(regexConstants).join('\n')),
     {
       kind: 'list',
-      open: 'const $g: SegmentProgram[] = [',
+      open: 'const $tests: RouteTest[] = [',
       close: '];',
-      empty: 'const $g: SegmentProgram[] = [];',
-      entries: programs.map((program) => ({ text: `  ${program}` })),
+      empty: 'const $tests: RouteTest[] = [];',
+      entries: tested.map((route) => ({ text: `  ${emitRouteTest(route)}` })),
     },
     {
       kind: 'list',
@@ -84,10 +72,10 @@ ${staticTree}
   return null;
 }
 
+const $tree = parseTree(${str(JSON.stringify(tree))});
+
 function matchDynamic(method: string, path: string, host: string): MatchHit | undefined {
-${PREAMBLE}
-${dynamicTree}
-  return undefined;
+  return walkTree($tree, $tests, routes, method, path, host);
 }
 
 ${functions.join('\n\n')}
@@ -172,47 +160,22 @@ function emitHit(hit: PlannedHit): string {
   return `{ route: routes[${hit.route}], params: [${params.join(', ')}] }`;
 }
 
-function testCode(route: RouteRecord, program: number | undefined): string {
-  const i = route.index;
-  if (program !== undefined) {
-    const conditions = [
-      verbCheck(route),
-      hostCheck(route),
-      `(p = seg(path, $g[${program}]!)) !== undefined`,
-    ].filter(Boolean);
-    const domain = (route.domain?.params ?? []).map((_, k) => `h[${k + 1}]`);
-    const params = domain.length ? `[${domain.join(', ')}, ...p]` : 'p';
-    return `if (${conditions.map((c) => (c.includes('||') ? `(${c})` : c)).join(' && ')}) return { route: routes[${i}], params: ${params} };`;
-  }
-  const prefix = literalPrefix(route);
-  const conditions = [
-    verbCheck(route),
-    prefix.length > 1 ? `path.startsWith(${str(prefix)})` : '',
-    hostCheck(route),
-    `(m = $r${i}.exec(path)) !== null`,
-  ].filter(Boolean);
-  const domain = (route.domain?.params ?? []).map((_, k) => `h[${k + 1}]`);
-  const url = route.params.map((_, k) => (route.match ? `d(u?.[${k + 1}])` : `d(m[${k + 1}])`));
-  const captures = Array.from({ length: route.match?.captures ?? 0 }, (_, k) => `d(m[${k + 1}])`);
-  const hit = `{ route: routes[${i}], params: [${[...domain, ...url, ...captures].join(', ')}] }`;
-  const condition = conditions.map((c) => (c.includes('||') ? `(${c})` : c)).join(' && ');
-  if (route.match && route.params.length > 0) {
-    return `if (${condition}) {\nconst u = $u${i}.exec(path);\nreturn ${hit};\n}`;
-  }
-  return `if (${condition}) return ${hit};`;
-}
-
-function verbCheck(route: RouteRecord): string {
-  if (route.verbs.includes('*')) return '';
-  const verbs = new Set(route.verbs);
-  if (accepts(route, 'HEAD')) verbs.add('HEAD');
-  return [...verbs].map((v) => `method === ${str(v)}`).join(' || ');
-}
-
-function hostCheck(route: RouteRecord): string {
-  if (!route.domain) return '';
-  if (route.domain.params.length === 0) return `host === ${str(route.domain.pattern)}`;
-  return `(h = $d${route.index}.exec(host)) !== null`;
+/** A route as the runtime's shared walker tests it (runtime `RouteTest`). */
+function emitRouteTest(route: RouteRecord): string {
+  const verbs = route.verbs.includes('*')
+    ? '0'
+    : strings([...new Set([...route.verbs, ...(accepts(route, 'HEAD') ? ['HEAD'] : [])])]);
+  const host = !route.domain
+    ? '0'
+    : route.domain.params.length
+      ? regexLiteral(route.domain.regex, 'i')
+      : str(route.domain.pattern);
+  const program = segmentProgram(route);
+  const path = route.match
+    ? regexLiteral(route.match.source, route.match.flags)
+    : (program ?? regexLiteral(route.regex));
+  const url = route.match && route.params.length > 0 ? regexLiteral(route.regex) : '0';
+  return `[${route.index}, ${verbs}, ${host}, ${path}, ${url}, ${route.params.length}, ${route.match?.captures ?? 0}]`;
 }
 
 function emitCandidates(list: readonly number[], routes: readonly RouteRecord[]): string {
