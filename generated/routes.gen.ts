@@ -332,6 +332,10 @@ const $allow: Record<string, string[]> = {
   '/admin': ['GET', 'HEAD'],
 } as never;
 
+const $static: Record<string, Record<string, number>> = {
+  __proto__: null,
+} as never;
+
 function match(method: string, path: string, host: string): MatchHit | undefined {
   const hit = matchStatic(method, path);
   return hit !== null ? hit : matchDynamic(method, path, host);

@@ -1,7 +1,7 @@
 import { accepts, isStaticPath, type MatcherPlan, type PlannedHit } from '../plan.js';
 import type { RouteRecord } from '../types.js';
 import { code, printed, type Chunk } from './_chunk.js';
-import { str, strings, WIDTH } from './_print.js';
+import { key, str, strings, WIDTH } from './_print.js';
 import { buildTree } from './dynamic-tree.js';
 import { segmentProgram } from './segments.js';
 import { emitStaticTree, type StaticLeaf } from './static-tree.js';
@@ -35,7 +35,15 @@ export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): 
   const position = new Map(tested.map((route, k) => [route.index, k]));
   const tree = buildTree(routes, dynamic, (i) => position.get(i)!);
   const functions: string[] = [];
-  const staticTree = emitStaticTree(leaves, functions);
+  // A decision tree answers a few static paths fastest; past that, its code grows beyond what
+  // V8 keeps hot, and one lookup in a table wins.
+  const useTree = plan.statics.size <= STATIC_TREE_MAX;
+  const staticTree = useTree
+    ? emitStaticTree(leaves, functions)
+    : `const entry = $static[path];
+if (entry === undefined) return null;
+const index = entry[method] ?? entry['*'];
+return index === undefined ? undefined : $hits[index];`;
   return [
     printed(tested.flatMap(regexConstants).join('\n')),
     {
@@ -60,6 +68,18 @@ export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): 
       entries: [...plan.statics].map(([path, entry]) => ({
         text: `  ${str(path)}: ${strings([...entry.keys()])}`,
       })),
+    },
+    {
+      kind: 'list',
+      open: 'const $static: Record<string, Record<string, number>> = {\n  __proto__: null,',
+      close: '} as never;',
+      empty:
+        'const $static: Record<string, Record<string, number>> = {\n  __proto__: null,\n} as never;',
+      entries: useTree
+        ? []
+        : [...plan.statics].map(([path, entry]) => ({
+            text: `  ${str(path)}: { __proto__: null, ${[...entry].map(([verb, hit]) => `${key(verb)}: ${hitOf(hit)}`).join(', ')} }`,
+          })),
     },
     code(`function match(method: string, path: string, host: string): MatchHit | undefined {
   const hit = matchStatic(method, path);
@@ -94,6 +114,9 @@ function allowed(path: string, host: string): string[] {
 }`),
   ];
 }
+
+/** Above this many static paths, a table replaces the decision tree. */
+const STATIC_TREE_MAX = 128;
 
 /** A regex literal for `source`: `/` and line breaks escaped, validated. */
 export function regexLiteral(source: string, flags = ''): string {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteTable } from 'course-router';
-import { buildApp, importTable, removeApp, writeApp } from '../_utils.js';
+import { importTable, removeApp, runCli, writeApp } from '../_utils.js';
 import { referenceMatch, type RefRoute } from '../_reference.js';
 
 // A route set that reaches every part of the generated matcher: static paths decided at
@@ -80,9 +80,36 @@ function requests(): string[] {
 
 let dir: string;
 let table: RouteTable;
+let bigDir: string;
+let bigTable: RouteTable;
 const routes = routeSet();
 
+// Enough static paths that the generated matcher answers them from a table, not a tree.
+const bigRoutes: RefRoute[] = [
+  ...Array.from({ length: 200 }, (_, i) => ({
+    verb: i % 3 ? 'GET' : 'POST',
+    url: `/st${i % 40}/p${i}`,
+  })),
+  { verb: 'GET', url: '/st1/{any}' },
+  { verb: 'PUT', url: '/st2/p2' },
+  { verb: 'GET', url: '/{lang}/p5' },
+];
+
+async function buildRoutes(list: RefRoute[]): Promise<[string, RouteTable]> {
+  const lines = list.map(
+    (r) =>
+      `Course.match(['${r.verb.toLowerCase()}'], '${r.url}', (...p: unknown[]) => p)${r.where ? `.where(${JSON.stringify(r.where)})` : ''};`,
+  );
+  const app = writeApp({
+    'routes.ts': `import { Course } from 'course-router';\n${lines.join('\n')}\n`,
+  });
+  const result = await runCli(['build', '--root', app]);
+  expect(result.code, result.stderr).toBe(0);
+  return [app, await importTable(app)];
+}
+
 beforeAll(async () => {
+  [bigDir, bigTable] = await buildRoutes(bigRoutes);
   const lines = routes.map(
     (r) =>
       `Course.match(['${r.verb.toLowerCase()}'], '${r.url}', (...p: unknown[]) => p)${r.where ? `.where(${JSON.stringify(r.where)})` : ''};`,
@@ -93,7 +120,10 @@ beforeAll(async () => {
   table = await importTable(dir);
 });
 
-afterAll(() => removeApp(dir));
+afterAll(() => {
+  removeApp(dir);
+  removeApp(bigDir);
+});
 
 describe('the generated matcher agrees with the reference matcher', () => {
   it.each(['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'PATCH'])(
@@ -107,6 +137,25 @@ describe('the generated matcher agrees with the reference matcher', () => {
       }
     },
   );
-});
 
-void buildApp;
+  it.each(['GET', 'POST', 'PUT', 'HEAD'])(
+    'with 200 static paths (answered from a table) for %s',
+    (verb) => {
+      const paths = [
+        ...bigRoutes.map((r) => r.url.replace('{any}', 'zz').replace('{lang}', 'en')),
+        '/st1/p999',
+        '/st3',
+        '/nope/p5',
+      ];
+      for (const path of paths) {
+        const expected = referenceMatch(bigRoutes, verb, path);
+        const hit = bigTable.match(verb, path, '');
+        const actual = hit && {
+          index: bigTable.routes.indexOf(hit.route),
+          params: [...hit.params],
+        };
+        expect(actual, `${verb} ${path}`).toEqual(expected);
+      }
+    },
+  );
+});
