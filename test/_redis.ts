@@ -43,7 +43,8 @@ export async function startRedis(): Promise<RedisServer> {
 
 // --- internal ---
 
-function freePort(): Promise<number> {
+/** A port nothing listens on now, on 127.0.0.1. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

@@ -2,12 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../_redis.js';
 import { ROOT } from '../_utils.js';
 
-const PORT = 3000 + Math.floor(Math.random() * 2000) + 1000;
+let PORT = 0;
 let server: ChildProcess;
 
 beforeAll(async () => {
+  PORT = await freePort();
   server = spawn(
     process.execPath,
     [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'fixtures/app/server.ts'],

@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis, type RedisServer } from '../_redis.js';
+import { freePort, startRedis, type RedisServer } from '../_redis.js';
 import { ROOT } from '../_utils.js';
 
 let redis: RedisServer;
 const servers: ChildProcess[] = [];
-const ports = [0, 1].map(() => 20000 + Math.floor(Math.random() * 20000));
+const ports: number[] = [];
 
 function startDemo(port: number, redisUrl: string): Promise<ChildProcess> {
   const child = spawn(
@@ -19,11 +19,13 @@ function startDemo(port: number, redisUrl: string): Promise<ChildProcess> {
     },
   );
   servers.push(child);
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       if (chunk.toString().includes('Course demo on')) resolve(child);
     });
-    child.once('exit', (code) => reject(new Error(`demo exited with ${String(code)}`)));
+    child.once('exit', (code) => reject(new Error(`demo exited with ${String(code)}: ${stderr}`)));
   });
 }
 
@@ -31,6 +33,10 @@ const hit = async (port: number) => (await fetch(`http://127.0.0.1:${port}/limit
 
 beforeAll(async () => {
   redis = await startRedis();
+  ports.push(await freePort());
+  let second = await freePort();
+  while (second === ports[0]) second = await freePort();
+  ports.push(second);
   await Promise.all(ports.map((port) => startDemo(port, redis.url)));
 });
 
