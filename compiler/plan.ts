@@ -7,31 +7,22 @@ export interface PlannedHit {
 }
 
 /**
- * How the generated matcher finds routes. A static path is answered by a decision tree of
- * lengths and characters ending in one string comparison, its answer per verb decided at
- * build time (every route matching that path was tried, in order), unless a host-restricted
- * route could also match it. Other paths go to the routes whose literal prefix starts with
- * their second character, tried in registration order.
+ * How the generated matcher finds routes. A static path is answered by one lookup whose
+ * answer per verb was decided at build time (every route matching that path was tried, in
+ * order), unless a host-restricted route could also match it. The other routes are walked
+ * at run time, in registration order, through the segment tree built from them.
  */
 export interface MatcherPlan {
   /** Static path → verb → hit; `'*'` for routes accepting every verb. */
   statics: Map<string, Map<string, PlannedHit>>;
-  /** Char code of the path's second character → the routes tried for it (plus `wild`), in order. */
-  buckets: Map<number, number[]>;
-  /** Routes with no literal prefix to sort by, tried for every path. */
-  wild: number[];
+  /** The routes tried at run time, in registration order. */
+  dynamic: number[];
 }
 
 /** Plans the matcher for `routes` (registration order is the priority). */
 export function planMatcher(routes: readonly RouteRecord[]): MatcherPlan {
   const regexes = routes.map(pathRegex);
-  const own = new Map<number, number[]>();
-  const wild: number[] = [];
-  const add = (code: number, i: number) => {
-    const list = own.get(code);
-    if (list) list.push(i);
-    else own.set(code, [i]);
-  };
+  const dynamic: number[] = [];
   // Dynamic routes by the first path segment they fix, so a static path is tried only against
   // routes that can match it (the rest: `loose`, tried against every static path).
   const bySegment = new Map<string, number[]>();
@@ -44,9 +35,7 @@ export function planMatcher(routes: readonly RouteRecord[]): MatcherPlan {
       else sameUrl.set(route.url, [route.index]);
       continue;
     }
-    const prefix = literalPrefix(route);
-    if (prefix.length < 2) wild.push(route.index);
-    else add(prefix.charCodeAt(1), route.index);
+    dynamic.push(route.index);
     const segment = firstFixedSegment(route);
     if (segment === undefined) loose.push(route.index);
     else if (bySegment.has(segment)) bySegment.get(segment)!.push(route.index);
@@ -58,19 +47,11 @@ export function planMatcher(routes: readonly RouteRecord[]): MatcherPlan {
     const candidates = merge(same, merge(bySegment.get(segment) ?? [], loose)).filter((i) =>
       regexes[i]!.test(path),
     );
-    if (candidates.some((i) => routes[i]!.domain)) {
-      // The answer depends on the host: these routes are tried in order like dynamic ones.
-      for (const i of same) {
-        if (path.length < 2) wild.push(i);
-        else add(path.charCodeAt(1), i);
-      }
-    } else {
-      statics.set(path, resolveVerbs(candidates, routes, regexes, path));
-    }
+    // When the answer depends on the host, these routes are walked like dynamic ones.
+    if (candidates.some((i) => routes[i]!.domain)) dynamic.push(...same);
+    else statics.set(path, resolveVerbs(candidates, routes, regexes, path));
   }
-  const buckets = new Map<number, number[]>();
-  for (const [code, list] of own) buckets.set(code, merge(list, wild));
-  return { statics, buckets, wild: merge(wild, []) };
+  return { statics, dynamic: dynamic.sort((x, y) => x - y) };
 }
 
 /** Does `verb` reach the route? (`GET` routes answer `HEAD`.) */

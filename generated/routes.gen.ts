@@ -4,7 +4,7 @@
 // inputs: sha256-108dd64c54d9b812
 
 import {
-  allowedBy,
+  allowedIn,
   buildUrl,
   defineRoutes,
   handlersOf,
@@ -13,7 +13,6 @@ import {
   walkTree,
 } from 'course-router';
 import type {
-  Candidate,
   HandlerGroup,
   MatchHit,
   RouteTest,
@@ -269,19 +268,6 @@ const routes: RouteEntry[] = [
   },
 ];
 
-const $r1 = /^\/hello(?:\/(\w+))?\/?$/;
-const $r2 = /^\/user\/([0-9]+)\/?$/;
-const $r3 = /^\/user\/([0-9]+)\/posts(?:\/([a-z0-9-]+))?\/?$/;
-const $r8 = /^\/photos\/(\w+)\/?$/;
-const $r9 = /^\/photos\/(\w+)\/edit\/?$/;
-const $r10 = /^\/photos\/(\w+)\/?$/;
-const $r11 = /^\/photos\/(\w+)\/?$/;
-const $r13 = /^\/animals\/view(?:\/(\w+))?\/?$/;
-const $r15 = /^\/dashboard\/?$/;
-const $d15 = /^([^.]+)\.localhost$/i;
-const $r19 = /^\/admin\/users\/([0-9]+)\/?$/;
-const $r20 = /^\/api\/photos\/([0-9]+)\/?$/;
-
 const $tests: RouteTest[] = [
   [1, ['GET', 'HEAD'], 0, ['/hello', [1, 0]], 0, 1, 0],
   [2, ['GET', 'HEAD'], 0, ['/user', [0, /^(?:[0-9]+)$/]], 0, 1, 0],
@@ -412,39 +398,8 @@ function matchDynamic(method: string, path: string, host: string): MatchHit | un
   return walkTree($tree, $tests, routes, method, path, host);
 }
 
-const $wild: Candidate[] = [];
-
-function candidates(char: number): Candidate[] {
-  switch (char) {
-    case 104:
-      return [[$r1, ['GET', 'HEAD']]];
-    case 117:
-      return [
-        [$r2, ['GET', 'HEAD']],
-        [$r3, ['GET', 'HEAD']],
-      ];
-    case 112:
-      return [
-        [$r8, ['GET', 'HEAD']],
-        [$r9, ['GET', 'HEAD']],
-        [$r10, ['PUT', 'PATCH']],
-        [$r11, ['DELETE']],
-      ];
-    case 97:
-      return [
-        [$r13, ['GET', 'HEAD']],
-        [$r19, ['GET', 'HEAD']],
-        [$r20, ['GET', 'HEAD']],
-      ];
-    case 100:
-      return [[$r15, ['GET', 'HEAD'], $d15]];
-    default:
-      return $wild;
-  }
-}
-
 function allowed(path: string, host: string): string[] {
-  return $allow[path] ?? allowedBy(candidates(path.charCodeAt(1)), path, host);
+  return $allow[path] ?? allowedIn($tree, $tests, path, host);
 }
 
 const names: Record<string, readonly UrlPart[]> = {

@@ -39,12 +39,12 @@ export type {
 } from './types.js';
 export type * from './dsl/types.js';
 export {
-  allowedBy,
+  allowedIn,
   handlersOf,
   isWord,
   matchSegments,
   parseTree,
-  testRoute,
+  testPath,
   walkTree,
 } from './matcher.js';
-export type { Candidate, HandlerGroup, MatchNode, RouteTest, SegmentProgram } from './matcher.js';
+export type { HandlerGroup, MatchNode, RouteTest, SegmentProgram } from './matcher.js';

@@ -5,9 +5,6 @@
 import { decodeParam } from './path.js';
 import type { HandlerInstance, Instantiable, MatchHit, Params, RouteEntry } from './types.js';
 
-/** A route as the `405` check sees it: its path regex, its verbs, and its host if any. */
-export type Candidate = readonly [regex: RegExp, verbs: readonly string[], host?: RegExp | string];
-
 /** A group with exception handlers: its prefix regex, host, and handlers. */
 export type HandlerGroup = readonly [
   prefix: RegExp,
@@ -25,16 +22,6 @@ export function isWord(value: string): boolean {
       return false;
   }
   return true;
-}
-
-/** The verbs of every candidate matching `path` and `host`, without repeats. */
-export function allowedBy(candidates: readonly Candidate[], path: string, host: string): string[] {
-  const out: string[] = [];
-  for (const [regex, verbs, domain] of candidates) {
-    if (!hostMatches(domain, host) || !regex.test(path)) continue;
-    for (const verb of verbs) if (!out.includes(verb)) out.push(verb);
-  }
-  return out;
 }
 
 /** The handlers of the groups (innermost first) whose prefix and host match. */
@@ -146,34 +133,35 @@ export function walkTree(
   path: string,
   host: string,
 ): MatchHit | undefined {
-  let node = root;
-  let start = 1;
-  while (node.c !== undefined) {
-    let end = path.indexOf('/', start);
-    if (end === -1) end = path.length;
-    const child = node.c[path.slice(start, end)];
-    if (child === undefined) break;
-    node = child;
-    start = end + 1;
-  }
-  const list = node.t;
+  const list = nodeFor(root, path).t;
   for (let k = 0; k < list.length; k++) {
     const test = tests[list[k]!]!;
-    const params = testRoute(test, method, path, host);
+    const verbs = test[1];
+    if (verbs !== 0 && !verbs.includes(method)) continue;
+    const params = testPath(test, path, host);
     if (params !== undefined) return { route: routes[test[0]]!, params };
   }
   return undefined;
 }
 
-/** The parameters of `path` for one route test, or `undefined` when it does not match. */
-export function testRoute(
-  test: RouteTest,
-  method: string,
+/** The verbs of every dynamic route whose path and host match (for `405` and `Allow`). */
+export function allowedIn(
+  root: MatchNode,
+  tests: readonly RouteTest[],
   path: string,
   host: string,
-): Params | undefined {
-  const verbs = test[1];
-  if (verbs !== 0 && !verbs.includes(method)) return undefined;
+): string[] {
+  const out: string[] = [];
+  for (const k of nodeFor(root, path).t) {
+    const test = tests[k]!;
+    if (test[1] === 0 || testPath(test, path, host) === undefined) continue;
+    for (const verb of test[1]) if (!out.includes(verb)) out.push(verb);
+  }
+  return out;
+}
+
+/** The parameters of `path` (and the host) for one route test, or `undefined`: the verb is not looked at. */
+export function testPath(test: RouteTest, path: string, host: string): Params | undefined {
   let domain: string[] | undefined;
   const hostTest = test[2];
   if (hostTest !== 0) {
@@ -204,6 +192,21 @@ export function testRoute(
     }
   }
   return domain === undefined ? values : [...domain, ...values];
+}
+
+/** The deepest node whose segments the path has: it lists every route that can match. */
+function nodeFor(root: MatchNode, path: string): MatchNode {
+  let node = root;
+  let start = 1;
+  while (node.c !== undefined) {
+    let end = path.indexOf('/', start);
+    if (end === -1) end = path.length;
+    const child = node.c[path.slice(start, end)];
+    if (child === undefined) break;
+    node = child;
+    start = end + 1;
+  }
+  return node;
 }
 
 function decodeAll(m: RegExpExecArray, from: number, to: number): (string | undefined)[] {

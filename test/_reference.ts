@@ -52,3 +52,14 @@ function toRegex(route: RefRoute): RegExp {
   if (source === '') source = '\\/';
   return new RegExp(`^${source}\\/?$`);
 }
+
+/** Every verb some route accepts for `path` (GET routes answer HEAD too), for `405` and `Allow`. */
+export function referenceAllowed(routes: readonly RefRoute[], path: string): string[] {
+  const verbs = new Set<string>();
+  for (const route of routes) {
+    if (!toRegex(route).test(path)) continue;
+    verbs.add(route.verb);
+    if (route.verb === 'GET') verbs.add('HEAD');
+  }
+  return [...verbs].sort();
+}

@@ -1,7 +1,7 @@
-import { accepts, isStaticPath, type MatcherPlan, type PlannedHit } from '../plan.js';
+import { accepts, type MatcherPlan, type PlannedHit } from '../plan.js';
 import type { RouteRecord } from '../types.js';
-import { code, printed, type Chunk } from './_chunk.js';
-import { key, str, strings, WIDTH } from './_print.js';
+import { code, type Chunk } from './_chunk.js';
+import { key, str, strings } from './_print.js';
 import { buildTree } from './dynamic-tree.js';
 import { segmentProgram } from './segments.js';
 import { emitStaticTree, type StaticLeaf } from './static-tree.js';
@@ -13,7 +13,7 @@ import { emitStaticTree, type StaticLeaf } from './static-tree.js';
  * order, cheapest test first (verb, literal prefix, host, regex).
  */
 export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): Chunk[] {
-  const tested = routes.filter((r) => !isStaticPath(r) || !plan.statics.has(r.url) || r.domain);
+  const tested = plan.dynamic.map((i) => routes[i]!);
   const hits: PlannedHit[] = [];
   const hitIndex = new Map<string, number>();
   const hitOf = (hit: PlannedHit): number => {
@@ -26,14 +26,8 @@ export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): 
     path,
     code: verbSelect(entry, hitOf),
   }));
-  const dynamic = [...new Set([...[...plan.buckets.values()].flat(), ...plan.wild])].sort(
-    (a, b) => a - b,
-  );
-  const candidates = [...plan.buckets].map(
-    ([char, list]) => `case ${char}: return ${emitCandidates(list, routes)};`,
-  );
   const position = new Map(tested.map((route, k) => [route.index, k]));
-  const tree = buildTree(routes, dynamic, (i) => position.get(i)!);
+  const tree = buildTree(routes, plan.dynamic, (i) => position.get(i)!);
   const functions: string[] = [];
   // A decision tree answers a few static paths fastest; past that, its code grows beyond what
   // V8 keeps hot, and one lookup in a table wins.
@@ -45,7 +39,6 @@ if (entry === undefined) return null;
 const index = entry[method] ?? entry['*'];
 return index === undefined ? undefined : $hits[index];`;
   return [
-    printed(tested.flatMap(regexConstants).join('\n')),
     {
       kind: 'list',
       open: 'const $tests: RouteTest[] = [',
@@ -100,17 +93,8 @@ function matchDynamic(method: string, path: string, host: string): MatchHit | un
 
 ${functions.join('\n\n')}
 
-const $wild: Candidate[] = ${emitCandidates(plan.wild, routes)};
-
-function candidates(char: number): Candidate[] {
-  switch (char) {
-${candidates.join('\n')}
-default: return $wild;
-}
-}
-
 function allowed(path: string, host: string): string[] {
-  return $allow[path] ?? allowedBy(candidates(path.charCodeAt(1)), path, host);
+  return $allow[path] ?? allowedIn($tree, $tests, path, host);
 }`),
   ];
 }
@@ -136,25 +120,6 @@ export function regexLiteral(source: string, flags = ''): string {
 }
 
 // --- internal ---
-
-/** `$r<i>` (path), `$u<i>` (URL parameters of a `setMatch` route), `$d<i>` (host). */
-function regexConstants(route: RouteRecord): string[] {
-  const lines: [string, string][] = [];
-  const i = route.index;
-  if (route.match) {
-    lines.push([`$r${i}`, regexLiteral(route.match.source, route.match.flags)]);
-    if (route.params.length > 0) lines.push([`$u${i}`, regexLiteral(route.regex)]);
-  } else {
-    lines.push([`$r${i}`, regexLiteral(route.regex)]);
-  }
-  if (route.domain && route.domain.params.length > 0)
-    lines.push([`$d${i}`, regexLiteral(route.domain.regex, 'i')]);
-  return lines.map(([name, literal]) => {
-    const line = `const ${name} = ${literal};`;
-    // Prettier moves a value that does not fit to its own line; a regex never breaks further.
-    return line.length <= WIDTH ? line : `const ${name} =\n  ${literal};`;
-  });
-}
 
 /** The statement answering a static path: its hit for the request's verb, or nothing. */
 function verbSelect(entry: Map<string, PlannedHit>, hitOf: (hit: PlannedHit) => number): string {
@@ -199,19 +164,4 @@ function emitRouteTest(route: RouteRecord): string {
     : (program ?? regexLiteral(route.regex));
   const url = route.match && route.params.length > 0 ? regexLiteral(route.regex) : '0';
   return `[${route.index}, ${verbs}, ${host}, ${path}, ${url}, ${route.params.length}, ${route.match?.captures ?? 0}]`;
-}
-
-function emitCandidates(list: readonly number[], routes: readonly RouteRecord[]): string {
-  const items = list.map((i) => {
-    const route = routes[i]!;
-    const verbs = new Set(route.verbs);
-    if (verbs.has('GET')) verbs.add('HEAD');
-    const host = !route.domain
-      ? ''
-      : route.domain.params.length
-        ? `, $d${i}`
-        : `, ${str(route.domain.pattern)}`;
-    return `[$r${i}, ${strings([...verbs])}${host}]`;
-  });
-  return `[${items.join(', ')}]`;
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteTable } from 'course-router';
 import { importTable, removeApp, runCli, writeApp } from '../_utils.js';
-import { referenceMatch, type RefRoute } from '../_reference.js';
+import { referenceAllowed, referenceMatch, type RefRoute } from '../_reference.js';
 
 // A route set that reaches every part of the generated matcher: static paths decided at
 // build time, deep shared prefixes (segment dispatch on several levels), separators, optional
@@ -158,4 +158,9 @@ describe('the generated matcher agrees with the reference matcher', () => {
       }
     },
   );
+  it('agrees on the verbs a path allows (405 and Allow)', () => {
+    for (const path of requests()) {
+      expect([...table.allowed(path, '')].sort(), path).toEqual(referenceAllowed(routes, path));
+    }
+  });
 });
