@@ -1,4 +1,4 @@
-import { storage, type StartOptions } from './context.js';
+import { storage, type RequestContext, type StartOptions } from './context.js';
 import {
   HttpException,
   MethodNotAllowedHttpException,
@@ -31,9 +31,8 @@ export function dispatch(
 ): Promise<Outcome> {
   const response = new CourseResponse();
   if (options.bodyLimit !== undefined) request.bodyLimit = options.bodyLimit;
-  return storage.run({ table, options, request, response }, () =>
-    serve(table, options, request, response),
-  );
+  const context: RequestContext = { table, options, request, response };
+  return storage.run(context, () => serve(context));
 }
 
 /** The response for a request that never reached the router (a malformed target). */
@@ -53,21 +52,17 @@ export const MAX_TARGET_LENGTH = 8 * 1024;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
-async function serve(
-  table: RouteTable,
-  options: StartOptions,
-  request: CourseRequest,
-  response: CourseResponse,
-): Promise<Outcome> {
+async function serve(context: RequestContext): Promise<Outcome> {
+  const { table, options, request } = context;
   const host = request.getHeader('host');
   if (host !== undefined && !HOST.test(host))
     return statusResponse(new HttpException(400, 'Bad Host header'), options, request);
   try {
     if (table.bootManagers?.length) await boot(table, request);
     if (request.method === 'POST') await spoof(request, options);
-    return await route(table, options, request, response, 0);
+    return await route(context, 0);
   } catch (error) {
-    return fail(error, table, options, request, response, 0);
+    return fail(error, context, 0);
   }
 }
 
@@ -87,13 +82,8 @@ async function spoof(request: CourseRequest, options: StartOptions): Promise<voi
   if (method && SPOOFABLE.has(method)) request.method = method;
 }
 
-async function route(
-  table: RouteTable,
-  options: StartOptions,
-  request: CourseRequest,
-  response: CourseResponse,
-  depth: number,
-): Promise<Outcome> {
+async function route(context: RequestContext, depth: number): Promise<Outcome> {
+  const { table, options, request, response } = context;
   const host = table.usesHost ? request.getHost() : '';
   const hit = table.match(request.method, request.path, host);
   if (hit === undefined) {
@@ -112,11 +102,11 @@ async function route(
   for (let i = 0; i < middleware.length; i++) {
     const entry = middleware[i]!;
     const stop: unknown = await new entry.use().handle(request as never, ...entry.args);
-    if (pendingRewrite(request)) return rewrite(table, options, request, response, depth);
+    if (pendingRewrite(request)) return rewrite(context, depth);
     if (stop !== undefined && stop !== null) return applyResult(stop, response);
   }
   const value: unknown = await hit.route.call(hit.params);
-  if (pendingRewrite(request)) return rewrite(table, options, request, response, depth);
+  if (pendingRewrite(request)) return rewrite(context, depth);
   return applyResult(value, response);
 }
 
@@ -125,13 +115,8 @@ function pendingRewrite(request: CourseRequest): boolean {
 }
 
 /** Serves a rewrite set by a boot manager, middleware, callback or exception handler. */
-async function rewrite(
-  table: RouteTable,
-  options: StartOptions,
-  request: CourseRequest,
-  response: CourseResponse,
-  depth: number,
-): Promise<Outcome> {
+async function rewrite(context: RequestContext, depth: number): Promise<Outcome> {
+  const { table, request, response } = context;
   if (depth >= MAX_REWRITES)
     throw new Error(`course: more than ${MAX_REWRITES} rewrites for ${request.target}`);
   const callback = request.rewriteCallback;
@@ -148,7 +133,7 @@ async function rewrite(
     return applyResult(await registered(params), response);
   }
   takeRewriteUrl(request);
-  return route(table, options, request, response, depth + 1);
+  return route(context, depth + 1);
 }
 
 function takeRewriteUrl(request: CourseRequest): void {
@@ -166,14 +151,8 @@ function takeRewriteUrl(request: CourseRequest): void {
  * response, or sets a rewrite, ends it; one that throws replaces the error; one that does
  * none of these passes it on. What no handler takes becomes its status response.
  */
-async function fail(
-  error: unknown,
-  table: RouteTable,
-  options: StartOptions,
-  request: CourseRequest,
-  response: CourseResponse,
-  depth: number,
-): Promise<Outcome> {
+async function fail(error: unknown, context: RequestContext, depth: number): Promise<Outcome> {
+  const { table, options, request, response } = context;
   const host = table.usesHost ? request.getHost() : '';
   const handlers = request.loaded
     ? request.loaded.route.handlers
@@ -181,7 +160,7 @@ async function fail(
   for (const Handler of handlers) {
     try {
       const result: unknown = await new Handler().handleError(request as never, error as never);
-      if (pendingRewrite(request)) return await rewrite(table, options, request, response, depth);
+      if (pendingRewrite(request)) return await rewrite(context, depth);
       if (result !== undefined && result !== null) return applyResult(result, response);
       if (response.written) return response;
     } catch (thrown) {
