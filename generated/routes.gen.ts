@@ -6,15 +6,19 @@
 import {
   allowedIn,
   buildUrl,
+  decodeParam,
   defineRoutes,
   handlersOf,
+  isWordIn,
   parseTree,
+  testPath,
   url as currentUrl,
-  walkTree,
 } from 'course-router';
 import type {
+  DynamicRoute,
   HandlerGroup,
   MatchHit,
+  MatchNode,
   RouteTest,
   Params,
   ParamValue,
@@ -269,26 +273,11 @@ const routes: RouteEntry[] = [
 ];
 
 const $tests: RouteTest[] = [
-  [1, ['GET', 'HEAD'], 0, ['/hello', [1, 0]], 0, 1, 0],
-  [2, ['GET', 'HEAD'], 0, ['/user', [0, /^(?:[0-9]+)$/]], 0, 1, 0],
-  [
-    3,
-    ['GET', 'HEAD'],
-    0,
-    ['/user', [0, /^(?:[0-9]+)$/], '/posts', [1, /^(?:[a-z0-9-]+)$/]],
-    0,
-    2,
-    0,
-  ],
-  [8, ['GET', 'HEAD'], 0, ['/photos', [0, 0]], 0, 1, 0],
-  [9, ['GET', 'HEAD'], 0, ['/photos', [0, 0], '/edit'], 0, 1, 0],
-  [10, ['PUT', 'PATCH'], 0, ['/photos', [0, 0]], 0, 1, 0],
-  [11, ['DELETE'], 0, ['/photos', [0, 0]], 0, 1, 0],
-  [13, ['GET', 'HEAD'], 0, ['/animals/view', [1, 0]], 0, 1, 0],
   [15, ['GET', 'HEAD'], /^([^.]+)\.localhost$/i, ['/dashboard'], 0, 0, 0],
-  [19, ['GET', 'HEAD'], 0, ['/admin/users', [0, /^(?:[0-9]+)$/]], 0, 1, 0],
-  [20, ['GET', 'HEAD'], 0, ['/api/photos', [0, /^(?:[0-9]+)$/]], 0, 1, 0],
 ];
+
+const $r0 = /^(?:[0-9]+)$/;
+const $r1 = /^(?:[a-z0-9-]+)$/;
 
 const $hits: MatchHit[] = [
   { route: routes[0], params: [] },
@@ -322,9 +311,23 @@ const $static: Record<string, Record<string, number>> = {
   __proto__: null,
 } as never;
 
+const $dynamic: DynamicRoute[] = [
+  [['GET', 'HEAD'], $p0],
+  [['GET', 'HEAD'], $p1],
+  [['GET', 'HEAD'], $p2],
+  [['GET', 'HEAD'], $p3],
+  [['GET', 'HEAD'], $p4],
+  [['PUT', 'PATCH'], $p5],
+  [['DELETE'], $p6],
+  [['GET', 'HEAD'], $p7],
+  [['GET', 'HEAD'], $p8],
+  [['GET', 'HEAD'], $p9],
+  [['GET', 'HEAD'], $p10],
+];
+
 function match(method: string, path: string, host: string): MatchHit | undefined {
   const hit = matchStatic(method, path);
-  return hit !== null ? hit : matchDynamic(method, path, host);
+  return hit !== null ? hit : $n0(method, path, host);
 }
 
 /** A static path's answer; `null` when the path is not one of them. */
@@ -390,16 +393,229 @@ function matchStatic(method: string, path: string): MatchHit | undefined | null 
   return null;
 }
 
-const $tree = parseTree(
-  '{"c":{"hello":{"t":[0]},"user":{"t":[1,2]},"photos":{"t":[3,4,5,6]},"animals":{"t":[7]},"dashboard":{"t":[8]},"admin":{"t":[9]},"api":{"t":[10]}},"t":[]}',
-);
-
-function matchDynamic(method: string, path: string, host: string): MatchHit | undefined {
-  return walkTree($tree, $tests, routes, method, path, host);
-}
+// The tree as data, for `allowed` (unmatched requests only): parsed on first use.
+let $tree: MatchNode | undefined;
 
 function allowed(path: string, host: string): string[] {
-  return $allow[path] ?? allowedIn($tree, $tests, path, host);
+  $tree ??= parseTree(
+    '{"c":{"hello":{"t":[0]},"user":{"t":[1,2]},"photos":{"t":[3,4,5,6]},"animals":{"t":[7]},"dashboard":{"t":[8]},"admin":{"t":[9]},"api":{"t":[10]}},"t":[]}',
+  );
+  return $allow[path] ?? allowedIn($tree, $dynamic, path, host);
+}
+
+function $n0(method: string, path: string, host: string): MatchHit | undefined {
+  let end = path.indexOf('/', 1);
+  if (end === -1) end = path.length;
+  if (end === 6 && path.startsWith('hello', 1)) return $n1(method, path, host);
+  if (end === 5 && path.startsWith('user', 1)) return $n2(method, path, host);
+  if (end === 7 && path.startsWith('photos', 1)) return $n3(method, path, host);
+  if (end === 8 && path.startsWith('animals', 1)) return $n4(method, path, host);
+  if (end === 10 && path.startsWith('dashboard', 1)) return $n5(method, path, host);
+  if (end === 6 && path.startsWith('admin', 1)) return $n6(method, path, host);
+  if (end === 4 && path.startsWith('api', 1)) return $n7(method, path, host);
+  return undefined;
+}
+
+function $n1(method: string, path: string, host: string): MatchHit | undefined {
+  let p: Params | undefined;
+  if (method === 'GET' || method === 'HEAD') {
+    p = $p0(path, host);
+    if (p !== undefined) return { route: routes[1], params: p };
+  }
+  return undefined;
+}
+
+function $n2(method: string, path: string, host: string): MatchHit | undefined {
+  let p: Params | undefined;
+  if (method === 'GET' || method === 'HEAD') {
+    p = $p1(path, host);
+    if (p !== undefined) return { route: routes[2], params: p };
+  }
+  if (method === 'GET' || method === 'HEAD') {
+    p = $p2(path, host);
+    if (p !== undefined) return { route: routes[3], params: p };
+  }
+  return undefined;
+}
+
+function $n3(method: string, path: string, host: string): MatchHit | undefined {
+  let p: Params | undefined;
+  if (method === 'GET' || method === 'HEAD') {
+    p = $p3(path, host);
+    if (p !== undefined) return { route: routes[8], params: p };
+  }
+  if (method === 'GET' || method === 'HEAD') {
+    p = $p4(path, host);
+    if (p !== undefined) return { route: routes[9], params: p };
+  }
+  if (method === 'PUT' || method === 'PATCH') {
+    p = $p5(path, host);
+    if (p !== undefined) return { route: routes[10], params: p };
+  }
+  if (method === 'DELETE') {
+    p = $p6(path, host);
+    if (p !== undefined) return { route: routes[11], params: p };
+  }
+  return undefined;
+}
+
+function $n4(method: string, path: string, host: string): MatchHit | undefined {
+  let p: Params | undefined;
+  if (method === 'GET' || method === 'HEAD') {
+    p = $p7(path, host);
+    if (p !== undefined) return { route: routes[13], params: p };
+  }
+  return undefined;
+}
+
+function $n5(method: string, path: string, host: string): MatchHit | undefined {
+  let p: Params | undefined;
+  if (method === 'GET' || method === 'HEAD') {
+    p = $p8(path, host);
+    if (p !== undefined) return { route: routes[15], params: p };
+  }
+  return undefined;
+}
+
+function $n6(method: string, path: string, host: string): MatchHit | undefined {
+  let p: Params | undefined;
+  if (method === 'GET' || method === 'HEAD') {
+    p = $p9(path, host);
+    if (p !== undefined) return { route: routes[19], params: p };
+  }
+  return undefined;
+}
+
+function $n7(method: string, path: string, host: string): MatchHit | undefined {
+  let p: Params | undefined;
+  if (method === 'GET' || method === 'HEAD') {
+    p = $p10(path, host);
+    if (p !== undefined) return { route: routes[20], params: p };
+  }
+  return undefined;
+}
+
+function $p0(path: string): Params | undefined {
+  if (!path.startsWith('/hello')) return undefined;
+  let v1: string | undefined;
+  let e1 = 6;
+  if (e1 < path.length) {
+    if (path.charCodeAt(e1) !== 47) return undefined;
+    const s1 = e1 + 1;
+    e1 = path.indexOf('/', s1);
+    if (e1 === -1) e1 = path.length;
+    if (!isWordIn(path, s1, e1)) return undefined;
+    v1 = path.slice(s1, e1);
+  }
+  if (path.length !== e1) return undefined;
+  return [v1];
+}
+
+function $p1(path: string): Params | undefined {
+  if (!path.startsWith('/user/')) return undefined;
+  let e1 = path.indexOf('/', 6);
+  if (e1 === -1) e1 = path.length;
+  const v1 = path.slice(6, e1);
+  if (v1 === '' || !$r0.test(v1)) return undefined;
+  if (path.length !== e1) return undefined;
+  return [decodeParam(v1)];
+}
+
+function $p2(path: string): Params | undefined {
+  if (!path.startsWith('/user/')) return undefined;
+  let e1 = path.indexOf('/', 6);
+  if (e1 === -1) e1 = path.length;
+  const v1 = path.slice(6, e1);
+  if (v1 === '' || !$r0.test(v1)) return undefined;
+  if (!path.startsWith('/posts', e1)) return undefined;
+  let v3: string | undefined;
+  let e3 = e1 + 6;
+  if (e3 < path.length) {
+    if (path.charCodeAt(e3) !== 47) return undefined;
+    const s3 = e3 + 1;
+    e3 = path.indexOf('/', s3);
+    if (e3 === -1) e3 = path.length;
+    v3 = path.slice(s3, e3);
+    if (v3 === '' || !$r1.test(v3)) return undefined;
+  }
+  if (path.length !== e3) return undefined;
+  return [decodeParam(v1), decodeParam(v3)];
+}
+
+function $p3(path: string): Params | undefined {
+  if (!path.startsWith('/photos/')) return undefined;
+  let e1 = path.indexOf('/', 8);
+  if (e1 === -1) e1 = path.length;
+  if (!isWordIn(path, 8, e1)) return undefined;
+  if (path.length !== e1) return undefined;
+  return [path.slice(8, e1)];
+}
+
+function $p4(path: string): Params | undefined {
+  if (!path.startsWith('/photos/')) return undefined;
+  let e1 = path.indexOf('/', 8);
+  if (e1 === -1) e1 = path.length;
+  if (!isWordIn(path, 8, e1)) return undefined;
+  if (path.length !== e1 + 5 || !path.startsWith('/edit', e1)) return undefined;
+  return [path.slice(8, e1)];
+}
+
+function $p5(path: string): Params | undefined {
+  if (!path.startsWith('/photos/')) return undefined;
+  let e1 = path.indexOf('/', 8);
+  if (e1 === -1) e1 = path.length;
+  if (!isWordIn(path, 8, e1)) return undefined;
+  if (path.length !== e1) return undefined;
+  return [path.slice(8, e1)];
+}
+
+function $p6(path: string): Params | undefined {
+  if (!path.startsWith('/photos/')) return undefined;
+  let e1 = path.indexOf('/', 8);
+  if (e1 === -1) e1 = path.length;
+  if (!isWordIn(path, 8, e1)) return undefined;
+  if (path.length !== e1) return undefined;
+  return [path.slice(8, e1)];
+}
+
+function $p7(path: string): Params | undefined {
+  if (!path.startsWith('/animals/view')) return undefined;
+  let v1: string | undefined;
+  let e1 = 13;
+  if (e1 < path.length) {
+    if (path.charCodeAt(e1) !== 47) return undefined;
+    const s1 = e1 + 1;
+    e1 = path.indexOf('/', s1);
+    if (e1 === -1) e1 = path.length;
+    if (!isWordIn(path, s1, e1)) return undefined;
+    v1 = path.slice(s1, e1);
+  }
+  if (path.length !== e1) return undefined;
+  return [v1];
+}
+
+function $p8(path: string, host: string): Params | undefined {
+  return testPath($tests[0], path, host);
+}
+
+function $p9(path: string): Params | undefined {
+  if (!path.startsWith('/admin/users/')) return undefined;
+  let e1 = path.indexOf('/', 13);
+  if (e1 === -1) e1 = path.length;
+  const v1 = path.slice(13, e1);
+  if (v1 === '' || !$r0.test(v1)) return undefined;
+  if (path.length !== e1) return undefined;
+  return [decodeParam(v1)];
+}
+
+function $p10(path: string): Params | undefined {
+  if (!path.startsWith('/api/photos/')) return undefined;
+  let e1 = path.indexOf('/', 12);
+  if (e1 === -1) e1 = path.length;
+  const v1 = path.slice(12, e1);
+  if (v1 === '' || !$r0.test(v1)) return undefined;
+  if (path.length !== e1) return undefined;
+  return [decodeParam(v1)];
 }
 
 const names: Record<string, readonly UrlPart[]> = {

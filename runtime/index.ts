@@ -42,9 +42,15 @@ export {
   allowedIn,
   handlersOf,
   isWord,
+  isWordIn,
   matchSegments,
   parseTree,
   testPath,
-  walkTree,
 } from './matcher.js';
-export type { HandlerGroup, MatchNode, RouteTest, SegmentProgram } from './matcher.js';
+export type {
+  DynamicRoute,
+  HandlerGroup,
+  MatchNode,
+  RouteTest,
+  SegmentProgram,
+} from './matcher.js';

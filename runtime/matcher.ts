@@ -3,7 +3,7 @@
  * and straight-line code.
  */
 import { decodeParam } from './path.js';
-import type { HandlerInstance, Instantiable, MatchHit, Params, RouteEntry } from './types.js';
+import type { HandlerInstance, Instantiable, Params } from './types.js';
 
 /** A group with exception handlers: its prefix regex, host, and handlers. */
 export type HandlerGroup = readonly [
@@ -14,9 +14,14 @@ export type HandlerGroup = readonly [
 
 /** Whether `value` is one or more `\w` characters (`[A-Za-z0-9_]`), the default parameter rule. */
 export function isWord(value: string): boolean {
-  if (value.length === 0) return false;
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
+  return isWordIn(value, 0, value.length);
+}
+
+/** Whether `text` from `start` to `end` is one or more `\w` characters, read in place. */
+export function isWordIn(text: string, start: number, end: number): boolean {
+  if (end <= start) return false;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
     // 0-9, A-Z, _, a-z
     if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || c === 95 || (c >= 97 && c <= 122)))
       return false;
@@ -90,9 +95,10 @@ export function matchSegments(
 }
 
 /**
- * One route as the shared walker tests it: its index, verbs (`0`: every verb), host (`0`: any),
- * path test (a segment program, or an anchored regex whose groups are the URL parameters, or a
- * `setMatch` regex), and for `setMatch` routes the URL regex and the counts of both kinds.
+ * A route as `testPath` reads it (one the generated code does not test inline): its index,
+ * verbs (`0`: every verb), host (`0`: any), path test (a segment program, or an anchored regex
+ * whose groups are the URL parameters, or a `setMatch` regex), and for `setMatch` routes the
+ * URL regex and the counts of both kinds.
  */
 export type RouteTest = readonly [
   route: number,
@@ -121,41 +127,25 @@ export function parseTree(json: string): MatchNode {
 }
 
 /**
- * Finds the first route matching among the dynamic ones: down the tree one path segment at a
- * time (one `indexOf` and one property read per level), then the node's tests in order. One
- * small shared function for every route keeps it hot however many routes there are.
+ * A dynamic route for `allowedIn`: its verbs (`0`: every verb) and its generated path test.
  */
-export function walkTree(
-  root: MatchNode,
-  tests: readonly RouteTest[],
-  routes: readonly RouteEntry[],
-  method: string,
-  path: string,
-  host: string,
-): MatchHit | undefined {
-  const list = nodeFor(root, path).t;
-  for (let k = 0; k < list.length; k++) {
-    const test = tests[list[k]!]!;
-    const verbs = test[1];
-    if (verbs !== 0 && !verbs.includes(method)) continue;
-    const params = testPath(test, path, host);
-    if (params !== undefined) return { route: routes[test[0]]!, params };
-  }
-  return undefined;
-}
+export type DynamicRoute = readonly [
+  verbs: readonly string[] | 0,
+  test: (path: string, host: string) => Params | undefined,
+];
 
 /** The verbs of every dynamic route whose path and host match (for `405` and `Allow`). */
 export function allowedIn(
   root: MatchNode,
-  tests: readonly RouteTest[],
+  routes: readonly DynamicRoute[],
   path: string,
   host: string,
 ): string[] {
   const out: string[] = [];
   for (const k of nodeFor(root, path).t) {
-    const test = tests[k]!;
-    if (test[1] === 0 || testPath(test, path, host) === undefined) continue;
-    for (const verb of test[1]) if (!out.includes(verb)) out.push(verb);
+    const [verbs, test] = routes[k]!;
+    if (verbs === 0 || test(path, host) === undefined) continue;
+    for (const verb of verbs) if (!out.includes(verb)) out.push(verb);
   }
   return out;
 }

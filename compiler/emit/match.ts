@@ -1,16 +1,16 @@
-import { accepts, type MatcherPlan, type PlannedHit } from '../plan.js';
+import type { MatcherPlan, PlannedHit } from '../plan.js';
 import type { RouteRecord } from '../types.js';
-import { code, type Chunk } from './_chunk.js';
-import { key, str, strings } from './_print.js';
+import { code, printed, type Chunk } from './_chunk.js';
+import { fits, key, str, strings } from './_print.js';
+import { emitDynamic, emitNodeFunctions } from './dynamic-code.js';
 import { buildTree } from './dynamic-tree.js';
-import { segmentProgram } from './segments.js';
 import { emitStaticTree, type StaticLeaf } from './static-tree.js';
 
 /**
  * The matcher as code. Static paths: a decision tree on length and characters, one string
  * comparison, then the verb (answers decided at build time; no hashing of the path). Other
- * paths: a `switch` on the second character, whose cases try their routes in registration
- * order, cheapest test first (verb, literal prefix, host, regex).
+ * paths: the segment tree as one function per node, whose leaves try their routes in
+ * registration order (verb first, then the route's own path test).
  */
 export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): Chunk[] {
   const tested = plan.dynamic.map((i) => routes[i]!);
@@ -28,6 +28,8 @@ export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): 
   }));
   const position = new Map(tested.map((route, k) => [route.index, k]));
   const tree = buildTree(routes, plan.dynamic, (i) => position.get(i)!);
+  const dynamic = emitDynamic(tested);
+  const nodes = emitNodeFunctions(tree, dynamic.tried);
   const functions: string[] = [];
   // A decision tree answers a few static paths fastest; past that, its code grows beyond what
   // V8 keeps hot, and one lookup in a table wins.
@@ -44,8 +46,9 @@ return index === undefined ? undefined : $hits[index];`;
       open: 'const $tests: RouteTest[] = [',
       close: '];',
       empty: 'const $tests: RouteTest[] = [];',
-      entries: tested.map((route) => ({ text: `  ${emitRouteTest(route)}` })),
+      entries: dynamic.tests.map((text) => ({ text: `  ${text}` })),
     },
+    printed(dynamic.regexes.join('\n')),
     {
       kind: 'list',
       open: 'const $hits: MatchHit[] = [',
@@ -74,9 +77,18 @@ return index === undefined ? undefined : $hits[index];`;
             text: `  ${str(path)}: { __proto__: null, ${[...entry].map(([verb, hit]) => `${key(verb)}: ${hitOf(hit)}`).join(', ')} }`,
           })),
     },
+    {
+      kind: 'list',
+      open: 'const $dynamic: DynamicRoute[] = [',
+      close: '];',
+      empty: 'const $dynamic: DynamicRoute[] = [];',
+      entries: dynamic.tried.map((route) => ({
+        text: `  [${route.verbs === undefined ? '0' : strings(route.verbs)}, ${route.test}]`,
+      })),
+    },
     code(`function match(method: string, path: string, host: string): MatchHit | undefined {
   const hit = matchStatic(method, path);
-  return hit !== null ? hit : matchDynamic(method, path, host);
+  return hit !== null ? hit : $n0(method, path, host);
 }
 
 /** A static path's answer; \`null\` when the path is not one of them. */
@@ -85,17 +97,18 @@ ${staticTree}
   return null;
 }
 
-const $tree = parseTree(${str(JSON.stringify(tree))});
-
-function matchDynamic(method: string, path: string, host: string): MatchHit | undefined {
-  return walkTree($tree, $tests, routes, method, path, host);
-}
-
 ${functions.join('\n\n')}
 
+// The tree as data, for \`allowed\` (unmatched requests only): parsed on first use.
+let $tree: MatchNode | undefined;
+
 function allowed(path: string, host: string): string[] {
-  return $allow[path] ?? allowedIn($tree, $tests, path, host);
+  $tree ??= parseTree(${str(JSON.stringify(tree))});
+  return $allow[path] ?? allowedIn($tree, $dynamic, path, host);
 }`),
+    ...[...nodes.functions, ...nodes.tables, ...dynamic.functions].map((text) =>
+      fits(text) ? printed(text) : code(text),
+    ),
   ];
 }
 
@@ -146,22 +159,4 @@ function verbSelect(entry: Map<string, PlannedHit>, hitOf: (hit: PlannedHit) => 
 function emitHit(hit: PlannedHit): string {
   const params = hit.params.map((p) => (p === undefined ? 'undefined' : str(p)));
   return `{ route: routes[${hit.route}], params: [${params.join(', ')}] }`;
-}
-
-/** A route as the runtime's shared walker tests it (runtime `RouteTest`). */
-function emitRouteTest(route: RouteRecord): string {
-  const verbs = route.verbs.includes('*')
-    ? '0'
-    : strings([...new Set([...route.verbs, ...(accepts(route, 'HEAD') ? ['HEAD'] : [])])]);
-  const host = !route.domain
-    ? '0'
-    : route.domain.params.length
-      ? regexLiteral(route.domain.regex, 'i')
-      : str(route.domain.pattern);
-  const program = segmentProgram(route);
-  const path = route.match
-    ? regexLiteral(route.match.source, route.match.flags)
-    : (program ?? regexLiteral(route.regex));
-  const url = route.match && route.params.length > 0 ? regexLiteral(route.regex) : '0';
-  return `[${route.index}, ${verbs}, ${host}, ${path}, ${url}, ${route.params.length}, ${route.match?.captures ?? 0}]`;
 }

@@ -4,19 +4,40 @@ import { regexLiteral } from './match.js';
 
 const DEFAULT_REGEX = '\\w+';
 
+/** One step of a path program: a literal compared in place, or one `/`-separated parameter. */
+export type SegmentStep =
+  | { kind: 'literal'; text: string }
+  /** `check`: the anchored regex source, `undefined` for the default `\w+`. */
+  | { kind: 'param'; optional: boolean; check: string | undefined };
+
 /**
- * A route's path program for the runtime's `matchSegments`, when its shape allows (every
- * parameter a whole segment after a `/`, none able to match `/`, optional ones only at the
- * end): cheaper than a regex, allocating only the values. `undefined` when the regex is needed.
+ * A route's path as a program of segment steps, when its shape allows (every parameter a
+ * whole segment after a `/`, none able to match `/`, optional ones only at the end): cheaper
+ * than a regex, allocating only the values. `undefined` when the regex is needed.
  */
-export function segmentProgram(route: RouteRecord): string | undefined {
+export function segmentSteps(route: RouteRecord): SegmentStep[] | undefined {
   if (route.match || !isSimple(route.tokens)) return undefined;
-  const steps = route.tokens.map((token) => {
-    if (token.kind === 'literal') return str(token.text);
-    const check = token.regex === DEFAULT_REGEX ? '0' : regexLiteral(`^(?:${token.regex})$`);
-    return `[${token.optional ? 1 : 0}, ${check}]`;
-  });
-  return `[${steps.join(', ')}]`;
+  return route.tokens.map((token) =>
+    token.kind === 'literal'
+      ? { kind: 'literal', text: token.text }
+      : {
+          kind: 'param',
+          optional: token.optional,
+          check: token.regex === DEFAULT_REGEX ? undefined : `^(?:${token.regex})$`,
+        },
+  );
+}
+
+/** The program as the runtime's `matchSegments` reads it (see `SegmentProgram`). */
+export function segmentProgram(route: RouteRecord): string | undefined {
+  const steps = segmentSteps(route);
+  if (steps === undefined) return undefined;
+  const printed = steps.map((step) =>
+    step.kind === 'literal'
+      ? str(step.text)
+      : `[${step.optional ? 1 : 0}, ${step.check === undefined ? '0' : regexLiteral(step.check)}]`,
+  );
+  return `[${printed.join(', ')}]`;
 }
 
 // --- internal ---

@@ -1,0 +1,153 @@
+import { accepts } from '../plan.js';
+import type { RouteRecord } from '../types.js';
+import { key, str, strings } from './_print.js';
+import type { TreeNode } from './dynamic-tree.js';
+import { regexLiteral } from './match.js';
+import { emitPathFunction } from './path-code.js';
+import { segmentProgram, segmentSteps } from './segments.js';
+
+/**
+ * The dynamic routes' path tests: straight-line code for the common shapes, the runtime's
+ * `testPath` on a data row (`$tests`) for host-bound, `setMatch` and regex-shaped routes.
+ */
+export function emitDynamic(tested: readonly RouteRecord[]): {
+  tried: TriedRoute[];
+  functions: string[];
+  tests: string[];
+  regexes: string[];
+} {
+  const functions: string[] = [];
+  const tests: string[] = [];
+  const regexNames = new Map<string, string>();
+  const regexes: string[] = [];
+  const regex = (source: string): string => {
+    let name = regexNames.get(source);
+    if (name === undefined) {
+      name = `$r${regexNames.size}`;
+      regexNames.set(source, name);
+      regexes.push(`const ${name} = ${regexLiteral(source)};`);
+    }
+    return name;
+  };
+  const tried = tested.map((route, k): TriedRoute => {
+    const name = `$p${k}`;
+    const steps = route.domain ? undefined : segmentSteps(route);
+    if (steps !== undefined) functions.push(emitPathFunction(name, steps, regex));
+    else {
+      functions.push(
+        `function ${name}(path: string, host: string): Params | undefined {\n  return testPath($tests[${tests.length}], path, host);\n}`,
+      );
+      tests.push(emitRouteTest(route));
+    }
+    const verbs = route.verbs.includes('*')
+      ? undefined
+      : [...new Set([...route.verbs, ...(accepts(route, 'HEAD') ? ['HEAD'] : [])])];
+    return { route: route.index, verbs, test: name };
+  });
+  return { tried, functions, tests, regexes };
+}
+
+/** A dynamic route as the tree's node functions try it. */
+export interface TriedRoute {
+  route: number;
+  /** Verbs it answers (`HEAD` included for `GET`); `undefined`: every verb. */
+  verbs: readonly string[] | undefined;
+  /** The function testing its path (and host): parameters or `undefined`. */
+  test: string;
+}
+
+// Above this many children, a node finds the next one by a property lookup on the segment
+// rather than comparing each in turn.
+const COMPARE_MAX = 8;
+
+/**
+ * The dynamic-route tree as code, one function per node: the segment at the node's depth
+ * picks the child (its literal prefix is known at build time, so positions are constants),
+ * and a node no child takes tries its routes in registration order. Small functions, each
+ * optimised on its own, however many routes the app has. Returns the functions (root first)
+ * and the child tables they use.
+ */
+export function emitNodeFunctions(
+  root: TreeNode,
+  tried: readonly TriedRoute[],
+): { functions: string[]; tables: string[] } {
+  const functions: string[] = [];
+  const tables: string[] = [];
+  const emit = (node: TreeNode, prefix: number): string => {
+    const name = `$n${functions.length}`;
+    functions.push('');
+    const body: string[] = [];
+    const children = Object.entries(node.c ?? {});
+    if (children.length > 0) {
+      const start = prefix + 1;
+      body.push(`let end = path.indexOf('/', ${start});`, 'if (end === -1) end = path.length;');
+      const named = children.map(([segment, child]) => {
+        return [segment, emit(child, prefix + 1 + segment.length)] as const;
+      });
+      if (named.length <= COMPARE_MAX) {
+        for (const [segment, fn] of named) {
+          const test =
+            segment === ''
+              ? `end <= ${start}`
+              : `end === ${start + segment.length} && path.startsWith(${str(segment)}, ${start})`;
+          body.push(`if (${test}) return ${fn}(method, path, host);`);
+        }
+      } else {
+        const table = `$k${tables.length}`;
+        tables.push(
+          [
+            `const ${table}: Record<string, typeof ${name}> = {`,
+            '  __proto__: null,',
+            ...named.map(([segment, fn]) => `  ${key(segment)}: ${fn},`),
+            '} as never;',
+          ].join('\n'),
+        );
+        body.push(
+          `const next = ${table}[path.slice(${start}, end)];`,
+          'if (next !== undefined) return next(method, path, host);',
+        );
+      }
+    }
+    if (node.t.length > 0) body.push('let p: Params | undefined;');
+    for (const position of node.t) body.push(...tryRoute(tried[position]!));
+    body.push('return undefined;');
+    functions[Number(name.slice(2))] = [
+      `function ${name}(method: string, path: string, host: string): MatchHit | undefined {`,
+      ...body.map((line) => `  ${line}`),
+      '}',
+    ].join('\n');
+    return name;
+  };
+  emit(root, 0);
+  return { functions, tables };
+}
+
+// --- internal ---
+
+/** A route as the runtime's `testPath` reads it (runtime `RouteTest`). */
+function emitRouteTest(route: RouteRecord): string {
+  const verbs = route.verbs.includes('*')
+    ? '0'
+    : strings([...new Set([...route.verbs, ...(accepts(route, 'HEAD') ? ['HEAD'] : [])])]);
+  const host = !route.domain
+    ? '0'
+    : route.domain.params.length
+      ? regexLiteral(route.domain.regex, 'i')
+      : str(route.domain.pattern);
+  const program = segmentProgram(route);
+  const path = route.match
+    ? regexLiteral(route.match.source, route.match.flags)
+    : (program ?? regexLiteral(route.regex));
+  const url = route.match && route.params.length > 0 ? regexLiteral(route.regex) : '0';
+  return `[${route.index}, ${verbs}, ${host}, ${path}, ${url}, ${route.params.length}, ${route.match?.captures ?? 0}]`;
+}
+
+function tryRoute(route: TriedRoute): string[] {
+  const attempt = [
+    `p = ${route.test}(path, host);`,
+    `if (p !== undefined) return { route: routes[${route.route}], params: p };`,
+  ];
+  if (route.verbs === undefined) return attempt;
+  const verbs = route.verbs.map((verb) => `method === ${str(verb)}`).join(' || ');
+  return [`if (${verbs}) {`, ...attempt.map((line) => `  ${line}`), '}'];
+}

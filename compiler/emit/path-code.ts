@@ -1,0 +1,113 @@
+import { str } from './_print.js';
+import type { SegmentStep } from './segments.js';
+
+/** A position in the path while a program is printed: `variable + offset`, or a constant. */
+interface Position {
+  variable: string | undefined;
+  offset: number;
+}
+
+/**
+ * A route's path test as straight-line code: literals compared in place with `startsWith`,
+ * each parameter found with one `indexOf`, checked where it lies, and sliced only once the
+ * whole path matched. Returns the parameter values, or `undefined`; nothing is allocated on a
+ * miss. `regex` names the module constant holding an anchored regex.
+ */
+export function emitPathFunction(
+  name: string,
+  steps: readonly SegmentStep[],
+  regex: (source: string) => string,
+): string {
+  const lines: string[] = [];
+  const values: string[] = [];
+  let at: Position = { variable: undefined, offset: 0 };
+  let pending = '';
+  steps.forEach((step, i) => {
+    if (step.kind === 'literal') {
+      pending += step.text;
+      return;
+    }
+    if (step.optional) {
+      if (pending !== '') lines.push(`if (!${startsWith(pending, at)}) return undefined;`);
+      at = plus(at, pending.length);
+      pending = '';
+      const [start, end, value] = [`s${i}`, `e${i}`, `v${i}`];
+      lines.push(
+        `let ${value}: string | undefined;`,
+        `let ${end} = ${print(at)};`,
+        `if (${end} < path.length) {`,
+        `  if (path.charCodeAt(${end}) !== 47) return undefined;`,
+        `  const ${start} = ${end} + 1;`,
+        `  ${end} = path.indexOf('/', ${start});`,
+        `  if (${end} === -1) ${end} = path.length;`,
+        ...(step.check === undefined
+          ? [
+              `  if (!isWordIn(path, ${start}, ${end})) return undefined;`,
+              `  ${value} = path.slice(${start}, ${end});`,
+            ]
+          : [
+              `  ${value} = path.slice(${start}, ${end});`,
+              `  if (${value} === '' || !${regex(step.check)}.test(${value})) return undefined;`,
+            ]),
+        `}`,
+      );
+      values.push(step.check === undefined ? value : `decodeParam(${value})`);
+      at = { variable: end, offset: 0 };
+      return;
+    }
+    // A required parameter: the pending literal and the `/` before it in one comparison.
+    lines.push(
+      pending === ''
+        ? `if (path.charCodeAt(${print(at)}) !== 47) return undefined;`
+        : `if (!${startsWith(`${pending}/`, at)}) return undefined;`,
+    );
+    const start = print(plus(at, pending.length + 1));
+    pending = '';
+    const end = `e${i}`;
+    lines.push(
+      `let ${end} = path.indexOf('/', ${start});`,
+      `if (${end} === -1) ${end} = path.length;`,
+    );
+    if (step.check === undefined) {
+      lines.push(`if (!isWordIn(path, ${start}, ${end})) return undefined;`);
+      values.push(`path.slice(${start}, ${end})`);
+    } else {
+      const value = `v${i}`;
+      lines.push(
+        `const ${value} = path.slice(${start}, ${end});`,
+        `if (${value} === '' || !${regex(step.check)}.test(${value})) return undefined;`,
+      );
+      values.push(`decodeParam(${value})`);
+    }
+    at = { variable: end, offset: 0 };
+  });
+  const end = plus(at, pending.length);
+  lines.push(
+    pending === ''
+      ? `if (path.length !== ${print(end)}) return undefined;`
+      : `if (path.length !== ${print(end)} || !${startsWith(pending, at)}) return undefined;`,
+  );
+  lines.push(`return [${values.join(', ')}];`);
+  return [
+    `function ${name}(path: string): Params | undefined {`,
+    ...lines.map((line) => `  ${line}`),
+    '}',
+  ].join('\n');
+}
+
+// --- internal ---
+
+function plus(at: Position, offset: number): Position {
+  return { variable: at.variable, offset: at.offset + offset };
+}
+
+function print(at: Position): string {
+  if (at.variable === undefined) return String(at.offset);
+  return at.offset === 0 ? at.variable : `${at.variable} + ${at.offset}`;
+}
+
+function startsWith(text: string, at: Position): string {
+  return at.variable === undefined && at.offset === 0
+    ? `path.startsWith(${str(text)})`
+    : `path.startsWith(${str(text)}, ${print(at)})`;
+}
