@@ -9,23 +9,27 @@ import {
   decodeParam,
   defineRoutes,
   handlersOf,
+  hitList,
   isWordIn,
   parseTree,
+  RouteList,
+  staticMap,
+  templates,
+  testedRoutes,
+  testList,
   testPath,
   url as currentUrl,
+  walkTree,
 } from 'course-router';
 import type {
   DynamicRoute,
   HandlerGroup,
   MatchHit,
   MatchNode,
-  RouteTest,
   Params,
   ParamValue,
   Query,
-  RouteEntry,
   UrlArgsOf,
-  UrlPart,
 } from 'course-router';
 
 import { greeting as $i0 } from '../fixtures/app/app/greeting.js';
@@ -41,7 +45,7 @@ import { ApiHandler as $c9 } from '../fixtures/app/app/Handlers/ApiHandler.js';
 import { CsrfVerifier as $c10 } from '../fixtures/app/app/Middleware/CsrfVerifier.js';
 
 // fixtures/app/routes.ts
-const [$h0, $h1, $h2, $h3, $h4] = (() => {
+const $f0 = (() => {
   const greeting = $i0;
   const response = $i1;
   const requestLimit = $i2;
@@ -58,258 +62,31 @@ const [$h0, $h1, $h2, $h3, $h4] = (() => {
   ] as const;
 })();
 
-const routes: RouteEntry[] = [
-  {
-    methods: ['GET'],
-    url: '/',
-    name: 'home',
-    handler: 'closure routes.ts:10',
-    call: () => $h0(),
-    middleware: [],
-    handlers: [$c3],
-    source: 'fixtures/app/routes.ts:10:10',
-  },
-  {
-    methods: ['GET'],
-    url: '/hello/{name?}',
-    name: 'hello',
-    handler: 'closure routes.ts:11',
-    call: (p) => $h1(p[0]),
-    middleware: [],
-    handlers: [$c3],
-    source: 'fixtures/app/routes.ts:11:10',
-  },
-  {
-    methods: ['GET'],
-    url: '/user/{id}',
-    name: 'user.show',
-    handler: 'UserController@show',
-    call: (p) => new $c4().show(p[0]),
-    middleware: [],
-    handlers: [$c3],
-    source: 'fixtures/app/routes.ts:13:10',
-  },
-  {
-    methods: ['GET'],
-    url: '/user/{id}/posts/{slug?}',
-    name: 'user.posts',
-    handler: 'UserController@posts',
-    call: (p) => new $c4().posts(p[0], p[1]),
-    middleware: [],
-    handlers: [$c3],
-    source: 'fixtures/app/routes.ts:14:10',
-  },
-  {
-    methods: ['GET', 'POST'],
-    url: '/contact',
-    name: 'contact',
-    handler: 'HomeController@contact',
-    call: () => new $c5().contact(),
-    middleware: [],
-    handlers: [$c3],
-    source: 'fixtures/app/routes.ts:18:10',
-  },
-  {
-    methods: ['GET'],
-    url: '/photos',
-    name: 'photos.index',
-    handler: 'PhotoController@index',
-    call: () => new $c6().index(),
-    middleware: [],
-    handlers: [$c3],
-    source: 'fixtures/app/routes.ts:19:10',
-  },
-  {
-    methods: ['GET'],
-    url: '/photos/create',
-    name: 'photos.create',
-    handler: 'PhotoController@create',
-    call: () => new $c6().create(),
-    middleware: [],
-    handlers: [$c3],
-    source: 'fixtures/app/routes.ts:19:10',
-  },
-  {
-    methods: ['POST'],
-    url: '/photos',
-    name: 'photos.store',
-    handler: 'PhotoController@store',
-    call: () => new $c6().store(),
-    middleware: [],
-    handlers: [$c3],
-    source: 'fixtures/app/routes.ts:19:10',
-  },
-  {
-    methods: ['GET'],
-    url: '/photos/{id}',
-    name: 'photos.show',
-    handler: 'PhotoController@show',
-    call: (p) => new $c6().show(p[0]),
-    middleware: [],
-    handlers: [$c3],
-    source: 'fixtures/app/routes.ts:19:10',
-  },
-  {
-    methods: ['GET'],
-    url: '/photos/{id}/edit',
-    name: 'photos.edit',
-    handler: 'PhotoController@edit',
-    call: (p) => new $c6().edit(p[0]),
-    middleware: [],
-    handlers: [$c3],
-    source: 'fixtures/app/routes.ts:19:10',
-  },
-  {
-    methods: ['PUT', 'PATCH'],
-    url: '/photos/{id}',
-    name: 'photos.update',
-    handler: 'PhotoController@update',
-    call: (p) => new $c6().update(p[0]),
-    middleware: [],
-    handlers: [$c3],
-    source: 'fixtures/app/routes.ts:19:10',
-  },
-  {
-    methods: ['DELETE'],
-    url: '/photos/{id}',
-    name: 'photos.destroy',
-    handler: 'PhotoController@destroy',
-    call: (p) => new $c6().destroy(p[0]),
-    middleware: [],
-    handlers: [$c3],
-    source: 'fixtures/app/routes.ts:19:10',
-  },
-  {
-    methods: ['GET'],
-    url: '/animals',
-    name: 'animals.index',
-    handler: 'AnimalController@getIndex',
-    call: () => new $c7().getIndex(),
-    middleware: [],
-    handlers: [$c3],
-    source: 'fixtures/app/routes.ts:20:10',
-  },
-  {
-    methods: ['GET'],
-    url: '/animals/view/{id?}',
-    name: 'animals.view',
-    handler: 'AnimalController@getView',
-    call: (p) => new $c7().getView(p[0]),
-    middleware: [],
-    handlers: [$c3],
-    source: 'fixtures/app/routes.ts:20:10',
-  },
-  {
-    methods: ['POST'],
-    url: '/animals/save',
-    name: 'animals.save',
-    handler: 'AnimalController@postSave',
-    call: () => new $c7().postSave(),
-    middleware: [],
-    handlers: [$c3],
-    source: 'fixtures/app/routes.ts:20:10',
-  },
-  {
-    methods: ['GET'],
-    url: '/dashboard',
-    name: 'account.dashboard',
-    handler: 'closure routes.ts:23',
-    call: (p) => $h2(p[0]),
-    middleware: [],
-    handlers: [$c3],
-    domain: '{account}.localhost',
-    source: 'fixtures/app/routes.ts:23:12',
-  },
-  {
-    methods: ['GET'],
-    url: '/status',
-    name: undefined,
-    handler: 'closure routes.ts:28',
-    call: () => $h3(),
-    middleware: [],
-    handlers: [$c3],
-    source: 'fixtures/app/routes.ts:28:10',
-  },
-  {
-    methods: ['GET'],
-    url: '/limited',
-    name: 'limited',
-    handler: 'closure routes.ts:31',
-    call: () => $h4(),
-    middleware: [],
-    handlers: [$c3],
-    source: 'fixtures/app/routes.ts:31:10',
-  },
-  {
-    methods: ['GET'],
-    url: '/admin',
-    name: 'admin.dashboard',
-    handler: 'HomeController@dashboard',
-    call: () => new $c5().dashboard(),
-    middleware: [{ use: $c8, args: ['admin'] }],
-    handlers: [],
-    source: 'fixtures/app/routers/admin.ts:4:10',
-  },
-  {
-    methods: ['GET'],
-    url: '/admin/users/{id}',
-    name: 'admin.users.show',
-    handler: 'UserController@show',
-    call: (p) => new $c4().show(p[0]),
-    middleware: [{ use: $c8, args: ['admin'] }],
-    handlers: [],
-    source: 'fixtures/app/routers/admin.ts:5:10',
-  },
-  {
-    methods: ['GET'],
-    url: '/api/photos/{id}',
-    name: 'api.photo',
-    handler: 'PhotoController@show',
-    call: (p) => new $c6().show(p[0]),
-    middleware: [],
-    handlers: [$c9],
-    source: 'fixtures/app/routers/api.ts:5:10',
-  },
-];
+const $closures = [...$f0];
 
-const $tests: RouteTest[] = [
-  [15, ['GET', 'HEAD'], /^([^.]+)\.localhost$/i, ['/dashboard'], 0, 0, 0],
-];
+const $classes = [$c3, $c4, $c5, $c6, $c7, $c8, $c9];
+
+const $routes = new RouteList(
+  '{"verbs":[["GET"],["GET","POST"],["POST"],["PUT","PATCH"],["DELETE"]],"files":["fixtures/app/routes.ts","fixtures/app/routers/admin.ts","fixtures/app/routers/api.ts"],"stacks":[[[],[0]],[[[5,["admin"]]],[]],[[],[6]]],"routes":[[0,"/","home",0,0,0,0,0,10,10,0],[0,"/hello/{name?}","hello",1,1,0,0,0,11,10,0],[0,"/user/{id}","user.show",[1,"show"],1,0,0,0,13,10,"UserController@show"],[0,"/user/{id}/posts/{slug?}","user.posts",[1,"posts"],2,0,0,0,14,10,"UserController@posts"],[1,"/contact","contact",[2,"contact"],0,0,0,0,18,10,"HomeController@contact"],[0,"/photos","photos.index",[3,"index"],0,0,0,0,19,10,"PhotoController@index"],[0,"/photos/create","photos.create",[3,"create"],0,0,0,0,19,10,"PhotoController@create"],[2,"/photos","photos.store",[3,"store"],0,0,0,0,19,10,"PhotoController@store"],[0,"/photos/{id}","photos.show",[3,"show"],1,0,0,0,19,10,"PhotoController@show"],[0,"/photos/{id}/edit","photos.edit",[3,"edit"],1,0,0,0,19,10,"PhotoController@edit"],[3,"/photos/{id}","photos.update",[3,"update"],1,0,0,0,19,10,"PhotoController@update"],[4,"/photos/{id}","photos.destroy",[3,"destroy"],1,0,0,0,19,10,"PhotoController@destroy"],[0,"/animals","animals.index",[4,"getIndex"],0,0,0,0,20,10,"AnimalController@getIndex"],[0,"/animals/view/{id?}","animals.view",[4,"getView"],1,0,0,0,20,10,"AnimalController@getView"],[2,"/animals/save","animals.save",[4,"postSave"],0,0,0,0,20,10,"AnimalController@postSave"],[0,"/dashboard","account.dashboard",2,1,0,"{account}.localhost",0,23,12,0],[0,"/status",0,3,0,0,0,0,28,10,0],[0,"/limited","limited",4,0,0,0,0,31,10,0],[0,"/admin","admin.dashboard",[2,"dashboard"],0,1,0,1,4,10,"HomeController@dashboard"],[0,"/admin/users/{id}","admin.users.show",[1,"show"],1,1,0,1,5,10,"UserController@show"],[0,"/api/photos/{id}","api.photo",[3,"show"],1,2,0,2,5,10,"PhotoController@show"]]}',
+  $closures,
+  $classes,
+);
+
+const $tests = testList(
+  '[[15,["GET","HEAD"],{"r":"^([^.]+)\\\\.localhost$","f":"i"},["/dashboard"],0,0,0]]',
+);
 
 const $r0 = /^(?:[0-9]+)$/;
 const $r1 = /^(?:[a-z0-9-]+)$/;
 
-const $hits: MatchHit[] = [
-  { route: routes[0], params: [] },
-  { route: routes[4], params: [] },
-  { route: routes[5], params: [] },
-  { route: routes[7], params: [] },
-  { route: routes[11], params: ['create'] },
-  { route: routes[6], params: [] },
-  { route: routes[10], params: ['create'] },
-  { route: routes[12], params: [] },
-  { route: routes[14], params: [] },
-  { route: routes[16], params: [] },
-  { route: routes[17], params: [] },
-  { route: routes[18], params: [] },
-];
+const $hit = hitList(
+  '[[0,[]],[4,[]],[5,[]],[7,[]],[11,["create"]],[6,[]],[10,["create"]],[12,[]],[14,[]],[16,[]],[17,[]],[18,[]]]',
+  $routes,
+);
 
-const $allow: Record<string, string[]> = {
-  __proto__: null,
-  '/': ['GET', 'HEAD'],
-  '/contact': ['GET', 'HEAD', 'POST'],
-  '/photos': ['GET', 'HEAD', 'POST'],
-  '/photos/create': ['DELETE', 'GET', 'HEAD', 'PATCH', 'PUT'],
-  '/animals': ['GET', 'HEAD'],
-  '/animals/save': ['POST'],
-  '/status': ['GET', 'HEAD'],
-  '/limited': ['GET', 'HEAD'],
-  '/admin': ['GET', 'HEAD'],
-} as never;
-
-const $static: Record<string, Record<string, number>> = {
-  __proto__: null,
-} as never;
+const $static = staticMap(
+  '{"/":{"GET":0,"HEAD":0},"/contact":{"GET":1,"HEAD":1,"POST":1},"/photos":{"GET":2,"HEAD":2,"POST":3},"/photos/create":{"DELETE":4,"GET":5,"HEAD":5,"PATCH":6,"PUT":6},"/animals":{"GET":7,"HEAD":7},"/animals/save":{"POST":8},"/status":{"GET":9,"HEAD":9},"/limited":{"GET":10,"HEAD":10},"/admin":{"GET":11,"HEAD":11}}',
+);
 
 const $dynamic: DynamicRoute[] = [
   [['GET', 'HEAD'], $p0],
@@ -330,17 +107,23 @@ function match(method: string, path: string, host: string): MatchHit | undefined
   return hit !== null ? hit : $n0(method, path, host);
 }
 
+/** The verbs a static path answers, or `undefined` when it is not one. */
+function staticVerbs(path: string): string[] | undefined {
+  const entry = $static.get(path);
+  return entry === undefined ? undefined : Object.keys(entry);
+}
+
 /** A static path's answer; `null` when the path is not one of them. */
 function matchStatic(method: string, path: string): MatchHit | undefined | null {
   switch (path.length) {
     case 1:
       if (path === '/') {
-        return method === 'GET' || method === 'HEAD' ? $hits[0] : undefined;
+        return method === 'GET' || method === 'HEAD' ? $hit(0) : undefined;
       }
       break;
     case 6:
       if (path === '/admin') {
-        return method === 'GET' || method === 'HEAD' ? $hits[11] : undefined;
+        return method === 'GET' || method === 'HEAD' ? $hit(11) : undefined;
       }
       break;
     case 7:
@@ -348,43 +131,43 @@ function matchStatic(method: string, path: string): MatchHit | undefined | null 
         switch (method) {
           case 'GET':
           case 'HEAD':
-            return $hits[2];
+            return $hit(2);
           case 'POST':
-            return $hits[3];
+            return $hit(3);
         }
         return undefined;
       }
       if (path === '/status') {
-        return method === 'GET' || method === 'HEAD' ? $hits[9] : undefined;
+        return method === 'GET' || method === 'HEAD' ? $hit(9) : undefined;
       }
       break;
     case 8:
       if (path === '/contact') {
-        return method === 'GET' || method === 'HEAD' || method === 'POST' ? $hits[1] : undefined;
+        return method === 'GET' || method === 'HEAD' || method === 'POST' ? $hit(1) : undefined;
       }
       if (path === '/animals') {
-        return method === 'GET' || method === 'HEAD' ? $hits[7] : undefined;
+        return method === 'GET' || method === 'HEAD' ? $hit(7) : undefined;
       }
       if (path === '/limited') {
-        return method === 'GET' || method === 'HEAD' ? $hits[10] : undefined;
+        return method === 'GET' || method === 'HEAD' ? $hit(10) : undefined;
       }
       break;
     case 13:
       if (path === '/animals/save') {
-        return method === 'POST' ? $hits[8] : undefined;
+        return method === 'POST' ? $hit(8) : undefined;
       }
       break;
     case 14:
       if (path === '/photos/create') {
         switch (method) {
           case 'DELETE':
-            return $hits[4];
+            return $hit(4);
           case 'GET':
           case 'HEAD':
-            return $hits[5];
+            return $hit(5);
           case 'PATCH':
           case 'PUT':
-            return $hits[6];
+            return $hit(6);
         }
         return undefined;
       }
@@ -400,7 +183,7 @@ function allowed(path: string, host: string): string[] {
   $tree ??= parseTree(
     '{"c":{"hello":{"t":[0]},"user":{"t":[1,2]},"photos":{"t":[3,4,5,6]},"animals":{"t":[7]},"dashboard":{"t":[8]},"admin":{"t":[9]},"api":{"t":[10]}},"t":[]}',
   );
-  return $allow[path] ?? allowedIn($tree, $dynamic, path, host);
+  return staticVerbs(path) ?? allowedIn($tree, $dynamic, path, host);
 }
 
 function $n0(method: string, path: string, host: string): MatchHit | undefined {
@@ -420,7 +203,7 @@ function $n1(method: string, path: string, host: string): MatchHit | undefined {
   let p: Params | undefined;
   if (method === 'GET' || method === 'HEAD') {
     p = $p0(path, host);
-    if (p !== undefined) return { route: routes[1], params: p };
+    if (p !== undefined) return { route: $routes.at(1), params: p };
   }
   return undefined;
 }
@@ -429,11 +212,11 @@ function $n2(method: string, path: string, host: string): MatchHit | undefined {
   let p: Params | undefined;
   if (method === 'GET' || method === 'HEAD') {
     p = $p1(path, host);
-    if (p !== undefined) return { route: routes[2], params: p };
+    if (p !== undefined) return { route: $routes.at(2), params: p };
   }
   if (method === 'GET' || method === 'HEAD') {
     p = $p2(path, host);
-    if (p !== undefined) return { route: routes[3], params: p };
+    if (p !== undefined) return { route: $routes.at(3), params: p };
   }
   return undefined;
 }
@@ -442,19 +225,19 @@ function $n3(method: string, path: string, host: string): MatchHit | undefined {
   let p: Params | undefined;
   if (method === 'GET' || method === 'HEAD') {
     p = $p3(path, host);
-    if (p !== undefined) return { route: routes[8], params: p };
+    if (p !== undefined) return { route: $routes.at(8), params: p };
   }
   if (method === 'GET' || method === 'HEAD') {
     p = $p4(path, host);
-    if (p !== undefined) return { route: routes[9], params: p };
+    if (p !== undefined) return { route: $routes.at(9), params: p };
   }
   if (method === 'PUT' || method === 'PATCH') {
     p = $p5(path, host);
-    if (p !== undefined) return { route: routes[10], params: p };
+    if (p !== undefined) return { route: $routes.at(10), params: p };
   }
   if (method === 'DELETE') {
     p = $p6(path, host);
-    if (p !== undefined) return { route: routes[11], params: p };
+    if (p !== undefined) return { route: $routes.at(11), params: p };
   }
   return undefined;
 }
@@ -463,7 +246,7 @@ function $n4(method: string, path: string, host: string): MatchHit | undefined {
   let p: Params | undefined;
   if (method === 'GET' || method === 'HEAD') {
     p = $p7(path, host);
-    if (p !== undefined) return { route: routes[13], params: p };
+    if (p !== undefined) return { route: $routes.at(13), params: p };
   }
   return undefined;
 }
@@ -472,7 +255,7 @@ function $n5(method: string, path: string, host: string): MatchHit | undefined {
   let p: Params | undefined;
   if (method === 'GET' || method === 'HEAD') {
     p = $p8(path, host);
-    if (p !== undefined) return { route: routes[15], params: p };
+    if (p !== undefined) return { route: $routes.at(15), params: p };
   }
   return undefined;
 }
@@ -481,7 +264,7 @@ function $n6(method: string, path: string, host: string): MatchHit | undefined {
   let p: Params | undefined;
   if (method === 'GET' || method === 'HEAD') {
     p = $p9(path, host);
-    if (p !== undefined) return { route: routes[19], params: p };
+    if (p !== undefined) return { route: $routes.at(19), params: p };
   }
   return undefined;
 }
@@ -490,7 +273,7 @@ function $n7(method: string, path: string, host: string): MatchHit | undefined {
   let p: Params | undefined;
   if (method === 'GET' || method === 'HEAD') {
     p = $p10(path, host);
-    if (p !== undefined) return { route: routes[20], params: p };
+    if (p !== undefined) return { route: $routes.at(20), params: p };
   }
   return undefined;
 }
@@ -618,48 +401,10 @@ function $p10(path: string): Params | undefined {
   return [decodeParam(v1)];
 }
 
-const names: Record<string, readonly UrlPart[]> = {
-  __proto__: null,
-  home: ['/'],
-  hello: ['/hello', ['name', 1, '/']],
-  'user.show': ['/user', ['id', 0, '/']],
-  'user.posts': ['/user', ['id', 0, '/'], '/posts', ['slug', 1, '/']],
-  contact: ['/contact'],
-  'photos.index': ['/photos'],
-  'photos.create': ['/photos/create'],
-  'photos.store': ['/photos'],
-  'photos.show': ['/photos', ['id', 0, '/']],
-  'photos.edit': ['/photos', ['id', 0, '/'], '/edit'],
-  'photos.update': ['/photos', ['id', 0, '/']],
-  'photos.destroy': ['/photos', ['id', 0, '/']],
-  'animals.index': ['/animals'],
-  'animals.view': ['/animals/view', ['id', 1, '/']],
-  'animals.save': ['/animals/save'],
-  'account.dashboard': ['/dashboard'],
-  limited: ['/limited'],
-  'admin.dashboard': ['/admin'],
-  'admin.users.show': ['/admin/users', ['id', 0, '/']],
-  'api.photo': ['/api/photos', ['id', 0, '/']],
-  'UserController@show': ['/user', ['id', 0, '/']],
-  'UserController@posts': ['/user', ['id', 0, '/'], '/posts', ['slug', 1, '/']],
-  'HomeController@contact': ['/contact'],
-  'PhotoController@index': ['/photos'],
-  'PhotoController@create': ['/photos/create'],
-  'PhotoController@store': ['/photos'],
-  'PhotoController@show': ['/photos', ['id', 0, '/']],
-  'PhotoController@edit': ['/photos', ['id', 0, '/'], '/edit'],
-  'PhotoController@update': ['/photos', ['id', 0, '/']],
-  'PhotoController@destroy': ['/photos', ['id', 0, '/']],
-  'AnimalController@getIndex': ['/animals'],
-  'AnimalController@getView': ['/animals/view', ['id', 1, '/']],
-  'AnimalController@postSave': ['/animals/save'],
-  'HomeController@dashboard': ['/admin'],
-} as never;
-
-const hosts: Record<string, readonly UrlPart[]> = {
-  __proto__: null,
-  'account.dashboard': [['account', 0, ''], '.localhost'],
-} as never;
+const names = templates(
+  '{"home":["/"],"hello":["/hello",["name",1,"/"]],"user.show":["/user",["id",0,"/"]],"user.posts":["/user",["id",0,"/"],"/posts",["slug",1,"/"]],"contact":["/contact"],"photos.index":["/photos"],"photos.create":["/photos/create"],"photos.store":["/photos"],"photos.show":["/photos",["id",0,"/"]],"photos.edit":["/photos",["id",0,"/"],"/edit"],"photos.update":["/photos",["id",0,"/"]],"photos.destroy":["/photos",["id",0,"/"]],"animals.index":["/animals"],"animals.view":["/animals/view",["id",1,"/"]],"animals.save":["/animals/save"],"account.dashboard":["/dashboard"],"limited":["/limited"],"admin.dashboard":["/admin"],"admin.users.show":["/admin/users",["id",0,"/"]],"api.photo":["/api/photos",["id",0,"/"]],"UserController@show":["/user",["id",0,"/"]],"UserController@posts":["/user",["id",0,"/"],"/posts",["slug",1,"/"]],"HomeController@contact":["/contact"],"PhotoController@index":["/photos"],"PhotoController@create":["/photos/create"],"PhotoController@store":["/photos"],"PhotoController@show":["/photos",["id",0,"/"]],"PhotoController@edit":["/photos",["id",0,"/"],"/edit"],"PhotoController@update":["/photos",["id",0,"/"]],"PhotoController@destroy":["/photos",["id",0,"/"]],"AnimalController@getIndex":["/animals"],"AnimalController@getView":["/animals/view",["id",1,"/"]],"AnimalController@postSave":["/animals/save"],"HomeController@dashboard":["/admin"]}',
+);
+const hosts = templates('{"account.dashboard":[["account",0,""],".localhost"]}');
 
 /** Route names and their parameters, for `url()`. */
 export interface AppRouteParams {
@@ -727,7 +472,9 @@ const callbacks: Record<string, (p: Params) => unknown> = {
 } as never;
 
 const table = defineRoutes({
-  routes,
+  get routes() {
+    return $routes.all();
+  },
   match,
   allowed,
   names,

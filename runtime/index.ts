@@ -10,6 +10,8 @@ export { removeParam, toRoute } from './redirect.js';
 export { MemoryStore } from './store/memory.js';
 export { buildUrl } from './url.js';
 export { decodeParam } from './path.js';
+export { RouteList, hitList, staticMap, templates, testList } from './table-data.js';
+export type { RouteRow, StackRow } from './table-data.js';
 export { CourseRequest, LoadedRoute } from './request.js';
 export { CourseResponse } from './response.js';
 export { HttpException, MethodNotAllowedHttpException, NotFoundHttpException } from './errors.js';
@@ -45,7 +47,9 @@ export {
   isWordIn,
   matchSegments,
   parseTree,
+  testedRoutes,
   testPath,
+  walkTree,
 } from './matcher.js';
 export type {
   DynamicRoute,

@@ -1,16 +1,20 @@
 import { accepts } from '../plan.js';
 import type { RouteRecord } from '../types.js';
-import { key, str, strings } from './_print.js';
+import { str } from './_print.js';
 import type { TreeNode } from './dynamic-tree.js';
 import { regexLiteral } from './match.js';
 import { emitPathFunction } from './path-code.js';
-import { segmentProgram, segmentSteps } from './segments.js';
+import { segmentSteps } from './segments.js';
 
 /**
  * The dynamic routes' path tests: straight-line code for the common shapes, the runtime's
  * `testPath` on a data row (`$tests`) for host-bound, `setMatch` and regex-shaped routes.
+ * Not `inline`: every route is a data row, for the runtime's shared walker.
  */
-export function emitDynamic(tested: readonly RouteRecord[]): {
+export function emitDynamic(
+  tested: readonly RouteRecord[],
+  inline: boolean,
+): {
   tried: TriedRoute[];
   functions: string[];
   tests: string[];
@@ -31,8 +35,9 @@ export function emitDynamic(tested: readonly RouteRecord[]): {
   };
   const tried = tested.map((route, k): TriedRoute => {
     const name = `$p${k}`;
-    const steps = route.domain ? undefined : segmentSteps(route);
+    const steps = route.domain || !inline ? undefined : segmentSteps(route);
     if (steps !== undefined) functions.push(emitPathFunction(name, steps, regex));
+    else if (!inline) tests.push(emitRouteTest(route));
     else {
       functions.push(
         `function ${name}(path: string, host: string): Params | undefined {\n  return testPath($tests[${tests.length}], path, host);\n}`,
@@ -96,14 +101,13 @@ export function emitNodeFunctions(
         const table = `$k${tables.length}`;
         tables.push(
           [
-            `const ${table}: Record<string, typeof ${name}> = {`,
-            '  __proto__: null,',
-            ...named.map(([segment, fn]) => `  ${key(segment)}: ${fn},`),
-            '} as never;',
+            `const ${table} = new Map<string, typeof ${name}>([`,
+            ...named.map(([segment, fn]) => `  [${str(segment)}, ${fn}],`),
+            ']);',
           ].join('\n'),
         );
         body.push(
-          `const next = ${table}[path.slice(${start}, end)];`,
+          `const next = ${table}.get(path.slice(${start}, end));`,
           'if (next !== undefined) return next(method, path, host);',
         );
       }
@@ -124,28 +128,47 @@ export function emitNodeFunctions(
 
 // --- internal ---
 
-/** A route as the runtime's `testPath` reads it (runtime `RouteTest`). */
+/** A route as the runtime's `testPath` reads it (runtime `RouteTest`, as `testList` JSON). */
 function emitRouteTest(route: RouteRecord): string {
   const verbs = route.verbs.includes('*')
-    ? '0'
-    : strings([...new Set([...route.verbs, ...(accepts(route, 'HEAD') ? ['HEAD'] : [])])]);
+    ? 0
+    : [...new Set([...route.verbs, ...(accepts(route, 'HEAD') ? ['HEAD'] : [])])];
   const host = !route.domain
-    ? '0'
+    ? 0
     : route.domain.params.length
-      ? regexLiteral(route.domain.regex, 'i')
-      : str(route.domain.pattern);
-  const program = segmentProgram(route);
+      ? regexData(route.domain.regex, 'i')
+      : route.domain.pattern;
+  const steps = segmentSteps(route);
+  const program = steps?.map((step) =>
+    step.kind === 'literal'
+      ? step.text
+      : [step.optional ? 1 : 0, step.check === undefined ? 0 : regexData(step.check)],
+  );
   const path = route.match
-    ? regexLiteral(route.match.source, route.match.flags)
-    : (program ?? regexLiteral(route.regex));
-  const url = route.match && route.params.length > 0 ? regexLiteral(route.regex) : '0';
-  return `[${route.index}, ${verbs}, ${host}, ${path}, ${url}, ${route.params.length}, ${route.match?.captures ?? 0}]`;
+    ? regexData(route.match.source, route.match.flags)
+    : (program ?? regexData(route.regex));
+  const url = route.match && route.params.length > 0 ? regexData(route.regex) : 0;
+  return JSON.stringify([
+    route.index,
+    verbs,
+    host,
+    path,
+    url,
+    route.params.length,
+    route.match?.captures ?? 0,
+  ]);
+}
+
+/** A regex as `testList` reads it, checked here so that a bad one fails the build. */
+function regexData(source: string, flags = ''): { r: string; f: string } {
+  new RegExp(source, flags);
+  return { r: source, f: flags };
 }
 
 function tryRoute(route: TriedRoute): string[] {
   const attempt = [
     `p = ${route.test}(path, host);`,
-    `if (p !== undefined) return { route: routes[${route.route}], params: p };`,
+    `if (p !== undefined) return { route: $routes.at(${route.route}), params: p };`,
   ];
   if (route.verbs === undefined) return attempt;
   const verbs = route.verbs.map((verb) => `method === ${str(verb)}`).join(' || ');

@@ -1,7 +1,7 @@
 import type { MatcherPlan, PlannedHit } from '../plan.js';
 import type { RouteRecord } from '../types.js';
 import { code, printed, type Chunk } from './_chunk.js';
-import { fits, key, str, strings } from './_print.js';
+import { fits, str, strings } from './_print.js';
 import { emitDynamic, emitNodeFunctions } from './dynamic-code.js';
 import { buildTree } from './dynamic-tree.js';
 import { emitStaticTree, type StaticLeaf } from './static-tree.js';
@@ -28,67 +28,47 @@ export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): 
   }));
   const position = new Map(tested.map((route, k) => [route.index, k]));
   const tree = buildTree(routes, plan.dynamic, (i) => position.get(i)!);
-  const dynamic = emitDynamic(tested);
-  const nodes = emitNodeFunctions(tree, dynamic.tried);
+  // Code per node and per route is fastest while it stays hot; an app with many routes spreads
+  // its requests over too many functions for V8 to optimise them, and one shared walker wins.
+  const inline = tested.length <= INLINE_MAX;
+  const dynamic = emitDynamic(tested, inline);
+  const nodes = inline ? emitNodeFunctions(tree, dynamic.tried) : { functions: [], tables: [] };
+  const treeJson = str(JSON.stringify(tree));
   const functions: string[] = [];
   // A decision tree answers a few static paths fastest; past that, its code grows beyond what
   // V8 keeps hot, and one lookup in a table wins.
   const useTree = plan.statics.size <= STATIC_TREE_MAX;
   const staticTree = useTree
     ? emitStaticTree(leaves, functions)
-    : `const entry = $static[path];
+    : `const entry = $static.get(path);
 if (entry === undefined) return null;
 const index = entry[method] ?? entry['*'];
-return index === undefined ? undefined : $hits[index];`;
+return index === undefined ? undefined : $hit(index);`;
   return [
-    {
-      kind: 'list',
-      open: 'const $tests: RouteTest[] = [',
-      close: '];',
-      empty: 'const $tests: RouteTest[] = [];',
-      entries: dynamic.tests.map((text) => ({ text: `  ${text}` })),
-    },
+    code(`const $tests = testList(${str(`[${dynamic.tests.join(',')}]`)});`),
     printed(dynamic.regexes.join('\n')),
-    {
-      kind: 'list',
-      open: 'const $hits: MatchHit[] = [',
-      close: '];',
-      empty: 'const $hits: MatchHit[] = [];',
-      entries: hits.map((hit) => ({ text: `  ${emitHit(hit)}` })),
-    },
-    {
-      kind: 'list',
-      open: 'const $allow: Record<string, string[]> = {\n  __proto__: null,',
-      close: '} as never;',
-      empty: 'const $allow: Record<string, string[]> = {\n  __proto__: null,\n} as never;',
-      entries: [...plan.statics].map(([path, entry]) => ({
-        text: `  ${str(path)}: ${strings([...entry.keys()])}`,
-      })),
-    },
-    {
-      kind: 'list',
-      open: 'const $static: Record<string, Record<string, number>> = {\n  __proto__: null,',
-      close: '} as never;',
-      empty:
-        'const $static: Record<string, Record<string, number>> = {\n  __proto__: null,\n} as never;',
-      entries: useTree
-        ? []
-        : [...plan.statics].map(([path, entry]) => ({
-            text: `  ${str(path)}: { __proto__: null, ${[...entry].map(([verb, hit]) => `${key(verb)}: ${hitOf(hit)}`).join(', ')} }`,
+    code(`const $hit = hitList(${str(JSON.stringify(hits.map(hitRow)))}, $routes);`),
+    code(`const $static = staticMap(${str(JSON.stringify(staticData(plan, hitOf)))});`),
+    inline
+      ? {
+          kind: 'list',
+          open: 'const $dynamic: DynamicRoute[] = [',
+          close: '];',
+          empty: 'const $dynamic: DynamicRoute[] = [];',
+          entries: dynamic.tried.map((route) => ({
+            text: `  [${route.verbs === undefined ? '0' : strings(route.verbs)}, ${route.test}]`,
           })),
-    },
-    {
-      kind: 'list',
-      open: 'const $dynamic: DynamicRoute[] = [',
-      close: '];',
-      empty: 'const $dynamic: DynamicRoute[] = [];',
-      entries: dynamic.tried.map((route) => ({
-        text: `  [${route.verbs === undefined ? '0' : strings(route.verbs)}, ${route.test}]`,
-      })),
-    },
+        }
+      : printed('let $dynamic: DynamicRoute[] | undefined;'),
     code(`function match(method: string, path: string, host: string): MatchHit | undefined {
   const hit = matchStatic(method, path);
-  return hit !== null ? hit : $n0(method, path, host);
+  return hit !== null ? hit : ${inline ? '$n0(method, path, host)' : 'walkTree($tree, $tests, $routes, method, path, host)'};
+}
+
+/** The verbs a static path answers, or \`undefined\` when it is not one. */
+function staticVerbs(path: string): string[] | undefined {
+  const entry = $static.get(path);
+  return entry === undefined ? undefined : Object.keys(entry);
 }
 
 /** A static path's answer; \`null\` when the path is not one of them. */
@@ -99,18 +79,29 @@ ${staticTree}
 
 ${functions.join('\n\n')}
 
-// The tree as data, for \`allowed\` (unmatched requests only): parsed on first use.
+${
+  inline
+    ? `// The tree as data, for \`allowed\` (unmatched requests only): parsed on first use.
 let $tree: MatchNode | undefined;
 
 function allowed(path: string, host: string): string[] {
-  $tree ??= parseTree(${str(JSON.stringify(tree))});
-  return $allow[path] ?? allowedIn($tree, $dynamic, path, host);
+  $tree ??= parseTree(${treeJson});
+  return staticVerbs(path) ?? allowedIn($tree, $dynamic, path, host);
+}`
+    : `const $tree = parseTree(${treeJson});
+
+function allowed(path: string, host: string): string[] {
+  return staticVerbs(path) ?? allowedIn($tree, ($dynamic ??= testedRoutes($tests)), path, host);
+}`
 }`),
     ...[...nodes.functions, ...nodes.tables, ...dynamic.functions].map((text) =>
       fits(text) ? printed(text) : code(text),
     ),
   ];
 }
+
+/** Above this many dynamic routes, the shared walker replaces code per route. */
+const INLINE_MAX = 64;
 
 /** Above this many static paths, a table replaces the decision tree. */
 const STATIC_TREE_MAX = 128;
@@ -144,19 +135,31 @@ function verbSelect(entry: Map<string, PlannedHit>, hitOf: (hit: PlannedHit) => 
     if (any && index === hitOf(any)) continue;
     byHit.set(index, [...(byHit.get(index) ?? []), verb]);
   }
-  const fallback = any ? `$hits[${hitOf(any)}]` : 'undefined';
+  const fallback = any ? `$hit(${hitOf(any)})` : 'undefined';
   if (byHit.size === 0) return `return ${fallback};`;
   if (byHit.size === 1) {
     const [[index, verbs]] = [...byHit] as [[number, string[]]];
-    return `return ${verbs.map((v) => `method === ${str(v)}`).join(' || ')} ? $hits[${index}] : ${fallback};`;
+    return `return ${verbs.map((v) => `method === ${str(v)}`).join(' || ')} ? $hit(${index}) : ${fallback};`;
   }
   const cases = [...byHit].map(
-    ([index, verbs]) => `${verbs.map((v) => `case ${str(v)}:`).join(' ')} return $hits[${index}];`,
+    ([index, verbs]) => `${verbs.map((v) => `case ${str(v)}:`).join(' ')} return $hit(${index});`,
   );
   return `switch (method) {\n${cases.join('\n')}\n}\nreturn ${fallback};`;
 }
 
-function emitHit(hit: PlannedHit): string {
-  const params = hit.params.map((p) => (p === undefined ? 'undefined' : str(p)));
-  return `{ route: routes[${hit.route}], params: [${params.join(', ')}] }`;
+/** A hit as the runtime's \`hitList\` reads it: route and parameters (\`null\`: absent). */
+function hitRow(hit: PlannedHit): [number, (string | null)[]] {
+  return [hit.route, hit.params.map((p) => p ?? null)];
+}
+
+/** Static path → verb → hit, for the runtime's \`staticMap\`. */
+function staticData(
+  plan: MatcherPlan,
+  hitOf: (hit: PlannedHit) => number,
+): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
+  for (const [path, entry] of plan.statics) {
+    out[path] = Object.fromEntries([...entry].map(([verb, hit]) => [verb, hitOf(hit)]));
+  }
+  return out;
 }

@@ -1,5 +1,5 @@
 import type { CompiledApp, PatternToken, RouteRecord } from '../types.js';
-import { code, type Chunk, type ListEntry } from './_chunk.js';
+import { code, type Chunk } from './_chunk.js';
 import { key, str } from './_print.js';
 
 /**
@@ -9,25 +9,15 @@ import { key, str } from './_print.js';
  */
 export function emitNames(app: CompiledApp): Chunk[] {
   const named = [...namedRoutes(app.routes)];
+  const names = Object.fromEntries(named.map(([name, route]) => [name, template(route.tokens)]));
+  const hosts = Object.fromEntries(
+    named
+      .filter(([, route]) => route.domain)
+      .map(([name, route]) => [name, template(route.domain!.tokens)]),
+  );
   return [
-    {
-      kind: 'list',
-      open: 'const names: Record<string, readonly UrlPart[]> = {\n  __proto__: null,',
-      close: '} as never;',
-      empty: 'const names: Record<string, readonly UrlPart[]> = {\n  __proto__: null,\n} as never;',
-      entries: named.map(([name, route]) => templateEntry(name, route)),
-    },
-    {
-      kind: 'list',
-      open: 'const hosts: Record<string, readonly UrlPart[]> = {\n  __proto__: null,',
-      close: '} as never;',
-      empty: 'const hosts: Record<string, readonly UrlPart[]> = {\n  __proto__: null,\n} as never;',
-      entries: named
-        .filter(([, route]) => route.domain)
-        .map(([name, route]) => ({
-          text: `  ${key(name)}: [${route.domain!.tokens.map(urlPart).join(', ')}]`,
-        })),
-    },
+    code(`const names = templates(${str(JSON.stringify(names))});
+const hosts = templates(${str(JSON.stringify(hosts))});`),
     {
       kind: 'list',
       open: '/** Route names and their parameters, for `url()`. */\nexport interface AppRouteParams {',
@@ -58,17 +48,11 @@ export function namedRoutes(routes: readonly RouteRecord[]): Map<string, RouteRe
 
 // --- internal ---
 
-function templateEntry(name: string, route: RouteRecord): ListEntry {
-  const parts = route.tokens.map(urlPart);
-  // Prettier breaks an array made only of two or more multi-element arrays, one per line.
-  const loose = parts.length > 1 && route.tokens.every((t) => t.kind === 'param');
-  return { text: `  ${key(name)}: [${parts.join(', ')}]`, loose };
-}
-
-function urlPart(token: PatternToken): string {
-  return token.kind === 'literal'
-    ? str(token.text)
-    : `[${str(token.name)}, ${token.optional ? 1 : 0}, ${str(token.separator)}]`;
+/** A URL template as \`url()\` reads it (runtime \`UrlPart\`). */
+function template(tokens: readonly PatternToken[]): (string | [string, 0 | 1, string])[] {
+  return tokens.map((token) =>
+    token.kind === 'literal' ? token.text : [token.name, token.optional ? 1 : 0, token.separator],
+  );
 }
 
 function paramsType(route: RouteRecord): string {

@@ -23,7 +23,7 @@ export function emitRouter(app: CompiledApp, context: EmitContext): Chunk[] {
     );
   }
   const fields = [
-    'routes',
+    'get routes() { return $routes.all(); }',
     'match',
     'allowed',
     'names',

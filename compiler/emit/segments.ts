@@ -1,6 +1,4 @@
 import type { PatternToken, RouteRecord } from '../types.js';
-import { str } from './_print.js';
-import { regexLiteral } from './match.js';
 
 const DEFAULT_REGEX = '\\w+';
 
@@ -26,18 +24,6 @@ export function segmentSteps(route: RouteRecord): SegmentStep[] | undefined {
           check: token.regex === DEFAULT_REGEX ? undefined : `^(?:${token.regex})$`,
         },
   );
-}
-
-/** The program as the runtime's `matchSegments` reads it (see `SegmentProgram`). */
-export function segmentProgram(route: RouteRecord): string | undefined {
-  const steps = segmentSteps(route);
-  if (steps === undefined) return undefined;
-  const printed = steps.map((step) =>
-    step.kind === 'literal'
-      ? str(step.text)
-      : `[${step.optional ? 1 : 0}, ${step.check === undefined ? '0' : regexLiteral(step.check)}]`,
-  );
-  return `[${printed.join(', ')}]`;
 }
 
 // --- internal ---

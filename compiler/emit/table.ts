@@ -1,54 +1,88 @@
 import { formatLocation } from '../errors.js';
-import type { CompiledApp, RouteRecord } from '../types.js';
-import type { Chunk, ListEntry } from './_chunk.js';
+import type { ClassImport, CompiledApp, RouteRecord } from '../types.js';
+import { code, printed, type Chunk } from './_chunk.js';
 import type { EmitContext } from './_context.js';
-import { str, strings } from './_print.js';
+import { fits, str } from './_print.js';
 
-/** The route entries: verbs, URL, name, the call of the callback, middleware, source. */
-export function emitTable(app: CompiledApp, context: EmitContext): Chunk {
-  return {
-    kind: 'list',
-    open: 'const routes: RouteEntry[] = [',
-    close: '];',
-    empty: 'const routes: RouteEntry[] = [];',
-    entries: app.routes.map((route) => emitEntry(route, app, context)),
+/**
+ * The route entries as JSON rows (runtime `RouteRow`), with the code they refer to — hoisted
+ * closures and classes — in two lists by position. The runtime builds an entry on first use.
+ */
+export function emitTable(
+  app: CompiledApp,
+  context: EmitContext,
+  closureOrder: readonly number[],
+): Chunk[] {
+  const closureAt = new Map(closureOrder.map((id, position) => [id, position]));
+  const verbSets: string[][] = [];
+  const verbIndex = new Map<string, number>();
+  const files: string[] = [];
+  const fileIndex = new Map<string, number>();
+  const indexOf = <T>(map: Map<string, number>, list: T[], key: string, value: T): number => {
+    let index = map.get(key);
+    if (index === undefined) map.set(key, (index = list.push(value) - 1));
+    return index;
   };
+  const classes: string[] = [];
+  const classIndex = new Map<string, number>();
+  const classOf = (ref: { class: ClassImport }): number => {
+    const local = context.classLocal(ref.class);
+    let index = classIndex.get(local);
+    if (index === undefined) classIndex.set(local, (index = classes.push(local) - 1));
+    return index;
+  };
+  const stacks: unknown[] = [];
+  const stackIndex = new Map<string, number>();
+  const rows = app.routes.map((route) => {
+    const stack = JSON.stringify([
+      route.middleware.map((m) => [classOf(m), m.args]),
+      route.handlers.map(classOf),
+    ]);
+    let position = stackIndex.get(stack);
+    if (position === undefined)
+      stackIndex.set(stack, (position = stacks.push(JSON.parse(stack)) - 1));
+    const [file, line, column] = formatLocation(route.source, app.root).split(/:(?=\d+:\d+$)|:/);
+    const handler = route.handler;
+    return [
+      indexOf(verbIndex, verbSets, route.verbs.join(' '), route.verbs),
+      route.url,
+      route.name ?? 0,
+      handler.kind === 'closure'
+        ? closureAt.get(handler.closure)!
+        : [classOf(handler), handler.method],
+      arity(route),
+      position,
+      route.domain?.pattern ?? 0,
+      indexOf(fileIndex, files, file!, file!),
+      Number(line),
+      Number(column),
+      // The usual label of a closure is made again from the file and line.
+      route.handlerLabel === `closure ${file!.split('/').pop()}:${line}` ? 0 : route.handlerLabel,
+    ];
+  });
+  const data = { verbs: verbSets, files, stacks, routes: rows };
+  return [
+    list('const $classes = [', classes),
+    code(`const $routes = new RouteList(${str(JSON.stringify(data))}, $closures, $classes);`),
+  ];
 }
 
 // --- internal ---
 
-function emitEntry(route: RouteRecord, app: CompiledApp, context: EmitContext): ListEntry {
-  const middleware = route.middleware.map(
-    (m) => `{ use: ${context.classLocal(m.class)}, args: ${strings(m.args)} }`,
-  );
-  const text = [
-    '  {',
-    `    methods: ${strings(route.verbs)},`,
-    `    url: ${str(route.url)},`,
-    `    name: ${route.name === undefined ? 'undefined' : str(route.name)},`,
-    `    handler: ${str(route.handlerLabel)},`,
-    `    call: ${emitCall(route, context)},`,
-    `    middleware: [${middleware.join(', ')}],`,
-    `    handlers: [${route.handlers.map((h) => context.classLocal(h.class)).join(', ')}],`,
-    ...(route.domain ? [`    domain: ${str(route.domain.pattern)},`] : []),
-    `    source: ${str(formatLocation(route.source, app.root))},`,
-    '  }',
-  ].join('\n');
-  // Prettier breaks an array of two or more multi-property objects one per line.
-  return { text, loose: middleware.length > 1 };
+/** Domain parameters, URL parameters, then setMatch captures (CONTRACT 5.2). */
+function arity(route: RouteRecord): number {
+  return (route.domain?.params.length ?? 0) + route.params.length + (route.match?.captures ?? 0);
 }
 
-/** `(p) => new $c0().show(p[0], p[1])`: the callback called with its parameters by position. */
-function emitCall(route: RouteRecord, context: EmitContext): string {
-  // Domain parameters, URL parameters, then setMatch captures (CONTRACT 5.2).
-  const count =
-    (route.domain?.params.length ?? 0) + route.params.length + (route.match?.captures ?? 0);
-  const args = Array.from({ length: count }, (_, i) => `p[${i}]`).join(', ');
-  const head = count === 0 ? '()' : '(p)';
-  const handler = route.handler;
-  if (handler.kind === 'closure') return `${head} => $h${handler.closure}(${args})`;
-  const method = /^[A-Za-z_$][\w$]*$/.test(handler.method)
-    ? `.${handler.method}`
-    : `[${str(handler.method)}]`;
-  return `${head} => new ${context.classLocal(handler.class)}()${method}(${args})`;
+function list(open: string, items: readonly string[]): Chunk {
+  // Prettier keeps an array on one line when it fits, else one element per line.
+  const line = `${open}${items.join(', ')}];`;
+  if (fits(line)) return printed(line);
+  return {
+    kind: 'list',
+    open,
+    close: '];',
+    empty: `${open}];`,
+    entries: items.map((text) => ({ text: `  ${text}` })),
+  };
 }

@@ -65,7 +65,7 @@ describe('course build', () => {
     });
     try {
       expect((await runCli(['build', '--root', app])).code).toBe(0);
-      expect(readFileSync(path.join(app, 'out/table.gen.ts'), 'utf8')).toContain("name: 'home'");
+      expect(readFileSync(path.join(app, 'out/table.gen.ts'), 'utf8')).toContain('"home"');
     } finally {
       removeApp(app);
     }

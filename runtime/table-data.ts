@@ -1,0 +1,172 @@
+/**
+ * The generated module keeps its tables as JSON text: a JavaScript engine reads a string
+ * literal and `JSON.parse` far faster than the same data written as object literals, and
+ * per-route objects are built on first use. These functions turn that text into the shapes
+ * the matcher and dispatch use.
+ */
+import type { RouteTest } from './matcher.js';
+import type {
+  HandlerInstance,
+  Instantiable,
+  MatchHit,
+  MiddlewareEntry,
+  Params,
+  RouteEntry,
+  UrlPart,
+} from './types.js';
+
+/**
+ * A route as stored: verbs (a position in the verb lists), URL, name (`0`: none), callback (a
+ * closure's position, or `[class, method]`), parameter count, stack (middleware and exception
+ * handlers, a position in the shared list), domain (`0`: none), source file (a position),
+ * line, column, and the handler label (`0`: `closure <file>:<line>`).
+ */
+export type RouteRow = readonly [
+  verbs: number,
+  url: string,
+  name: string | 0,
+  call: number | readonly [klass: number, method: string],
+  arity: number,
+  stack: number,
+  domain: string | 0,
+  file: number,
+  line: number,
+  column: number,
+  label: string | 0,
+];
+
+/** Middleware (`[class, args]`) and exception handlers (classes) shared by routes. */
+export type StackRow = readonly [
+  middleware: readonly (readonly [klass: number, args: readonly string[]])[],
+  handlers: readonly number[],
+];
+
+/** Classes a table refers to, by position (`new () => unknown`). */
+type AnyClass = new () => never;
+type AnyFunction = (...args: never[]) => unknown;
+
+/** The routes of a generated module, each built into a `RouteEntry` when first asked for. */
+export class RouteList {
+  readonly #rows: readonly RouteRow[];
+  readonly #verbs: readonly (readonly string[])[];
+  readonly #files: readonly string[];
+  readonly #stacks: readonly [
+    readonly MiddlewareEntry[],
+    readonly Instantiable<HandlerInstance>[],
+  ][];
+  readonly #closures: readonly AnyFunction[];
+  readonly #classes: readonly AnyClass[];
+  readonly #entries: (RouteEntry | undefined)[];
+
+  constructor(json: string, closures: readonly AnyFunction[], classes: readonly AnyClass[]) {
+    const data = JSON.parse(json) as {
+      verbs: string[][];
+      files: string[];
+      stacks: StackRow[];
+      routes: RouteRow[];
+    };
+    this.#rows = data.routes;
+    this.#verbs = data.verbs;
+    this.#files = data.files;
+    this.#closures = closures;
+    this.#classes = classes;
+    this.#stacks = data.stacks.map(([middleware, handlers]) => [
+      middleware.map(([klass, args]) => ({ use: classes[klass]! as never, args })),
+      handlers.map((klass) => classes[klass]! as never),
+    ]);
+    this.#entries = new Array<RouteEntry | undefined>(this.#rows.length);
+  }
+
+  get length(): number {
+    return this.#rows.length;
+  }
+
+  /** The route at `index`. */
+  at(index: number): RouteEntry {
+    return (this.#entries[index] ??= this.#build(this.#rows[index]!));
+  }
+
+  /** Every route, in registration order. */
+  all(): RouteEntry[] {
+    return Array.from({ length: this.#rows.length }, (_, i) => this.at(i));
+  }
+
+  #build(row: RouteRow): RouteEntry {
+    const [verbs, url, name, call, arity, stack, domain, file, line, column, label] = row;
+    const [middleware, handlers] = this.#stacks[stack]!;
+    const path = this.#files[file]!;
+    return {
+      methods: this.#verbs[verbs]!,
+      url,
+      name: name === 0 ? undefined : name,
+      handler: label === 0 ? `closure ${path.slice(path.lastIndexOf('/') + 1)}:${line}` : label,
+      call: this.#caller(call, arity),
+      middleware,
+      handlers,
+      ...(domain === 0 ? {} : { domain }),
+      source: `${path}:${line}:${column}`,
+    };
+  }
+
+  /** The callback called with exactly `arity` positional parameters. */
+  #caller(call: RouteRow[3], arity: number): (params: Params) => unknown {
+    const args = (p: Params): (string | undefined)[] =>
+      Array.from({ length: arity }, (_, i) => p[i]);
+    if (typeof call === 'number') {
+      const fn = this.#closures[call] as (...args: (string | undefined)[]) => unknown;
+      return arity === 0 ? () => fn() : (p) => fn(...args(p));
+    }
+    const [klass, method] = call;
+    const Class = this.#classes[klass] as unknown as new () => Record<
+      string,
+      (...args: (string | undefined)[]) => unknown
+    >;
+    return (p) => new Class()[method]!(...args(p));
+  }
+}
+
+/**
+ * The answers of static paths: path → verb → position of the hit (`'*'`: every verb), in a
+ * `Map` (a request's path is a new string, which a `Map` hashes once).
+ */
+export function staticMap(json: string): Map<string, Readonly<Record<string, number>>> {
+  const data = JSON.parse(json) as Record<string, Record<string, number>>;
+  const map = new Map<string, Readonly<Record<string, number>>>();
+  for (const path of Object.keys(data)) {
+    map.set(path, Object.assign(Object.create(null) as Record<string, number>, data[path]));
+  }
+  return map;
+}
+
+/** The hits of static paths (`[route, params]` rows), each built when first returned. */
+export function hitList(json: string, routes: RouteList): (index: number) => MatchHit {
+  const rows = JSON.parse(json) as [route: number, params: (string | null)[]][];
+  const hits = new Array<MatchHit | undefined>(rows.length);
+  return (index) => {
+    let hit = hits[index];
+    if (hit === undefined) {
+      const [route, params] = rows[index]!;
+      hit = hits[index] = { route: routes.at(route), params: params.map((p) => p ?? undefined) };
+    }
+    return hit;
+  };
+}
+
+/** Route tests as stored, regexes written `{"r": source, "f": flags}`, one object per regex. */
+export function testList(json: string): RouteTest[] {
+  const regexes = new Map<string, RegExp>();
+  return JSON.parse(json, (_key, value: unknown) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+    const { r, f } = value as { r: string; f: string };
+    const id = `${f}/${r}`;
+    let regex = regexes.get(id);
+    if (regex === undefined) regexes.set(id, (regex = new RegExp(r, f)));
+    return regex;
+  }) as RouteTest[];
+}
+
+/** URL templates by name, in an object with no prototype. */
+export function templates(json: string): Readonly<Record<string, readonly UrlPart[]>> {
+  const out = Object.create(null) as Record<string, readonly UrlPart[]>;
+  return Object.assign(out, JSON.parse(json) as Record<string, readonly UrlPart[]>);
+}
