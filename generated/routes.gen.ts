@@ -19,6 +19,8 @@ import {
   testList,
   testPath,
   url as currentUrl,
+  verbHit,
+  verbsOf,
   walkTree,
 } from 'course-router';
 import type {
@@ -73,7 +75,7 @@ const $routes = new RouteList(
 );
 
 const $tests = testList(
-  '[[15,["GET","HEAD"],{"r":"^([^.]+)\\\\.localhost$","f":"i"},["/dashboard"],0,0,0]]',
+  '{"regexes":[["^([^.]+)\\\\.localhost$","i"]],"tests":[[15,["GET","HEAD"],1,["/dashboard"],0,0,0]]}',
 );
 
 const $r0 = /^(?:[0-9]+)$/;
@@ -85,7 +87,7 @@ const $hit = hitList(
 );
 
 const $static = staticMap(
-  '{"/":{"GET":0,"HEAD":0},"/contact":{"GET":1,"HEAD":1,"POST":1},"/photos":{"GET":2,"HEAD":2,"POST":3},"/photos/create":{"DELETE":4,"GET":5,"HEAD":5,"PATCH":6,"PUT":6},"/animals":{"GET":7,"HEAD":7},"/animals/save":{"POST":8},"/status":{"GET":9,"HEAD":9},"/limited":{"GET":10,"HEAD":10},"/admin":{"GET":11,"HEAD":11}}',
+  '["/",["GET",0,"HEAD",0],"/contact",["GET",1,"HEAD",1,"POST",1],"/photos",["GET",2,"HEAD",2,"POST",3],"/photos/create",["DELETE",4,"GET",5,"HEAD",5,"PATCH",6,"PUT",6],"/animals",["GET",7,"HEAD",7],"/animals/save",["POST",8],"/status",["GET",9,"HEAD",9],"/limited",["GET",10,"HEAD",10],"/admin",["GET",11,"HEAD",11]]',
 );
 
 const $dynamic: DynamicRoute[] = [
@@ -110,7 +112,7 @@ function match(method: string, path: string, host: string): MatchHit | undefined
 /** The verbs a static path answers, or `undefined` when it is not one. */
 function staticVerbs(path: string): string[] | undefined {
   const entry = $static.get(path);
-  return entry === undefined ? undefined : Object.keys(entry);
+  return entry === undefined ? undefined : verbsOf(entry);
 }
 
 /** A static path's answer; `null` when the path is not one of them. */

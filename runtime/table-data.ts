@@ -125,17 +125,36 @@ export class RouteList {
   }
 }
 
+/** A static path's answers: `[verb, hit, verb, hit, …]` (`'*'`: every verb). */
+export type StaticEntry = readonly (string | number)[];
+
 /**
- * The answers of static paths: path → verb → position of the hit (`'*'`: every verb), in a
- * `Map` (a request's path is a new string, which a `Map` hashes once).
+ * The answers of static paths, stored `[path, entry, path, entry, …]`, in a `Map` (a request's
+ * path is a new string, which a `Map` hashes once).
  */
-export function staticMap(json: string): Map<string, Readonly<Record<string, number>>> {
-  const data = JSON.parse(json) as Record<string, Record<string, number>>;
-  const map = new Map<string, Readonly<Record<string, number>>>();
-  for (const path of Object.keys(data)) {
-    map.set(path, Object.assign(Object.create(null) as Record<string, number>, data[path]));
-  }
+export function staticMap(json: string): Map<string, StaticEntry> {
+  const data = JSON.parse(json) as (string | StaticEntry)[];
+  const map = new Map<string, StaticEntry>();
+  for (let i = 0; i < data.length; i += 2) map.set(data[i] as string, data[i + 1] as StaticEntry);
   return map;
+}
+
+/** The hit of `method` (or of every verb) in a static path's answers. */
+export function verbHit(entry: StaticEntry, method: string): number | undefined {
+  let any: number | undefined;
+  for (let i = 0; i < entry.length; i += 2) {
+    const verb = entry[i];
+    if (verb === method) return entry[i + 1] as number;
+    if (verb === '*') any = entry[i + 1] as number;
+  }
+  return any;
+}
+
+/** The verbs of a static path's answers. */
+export function verbsOf(entry: StaticEntry): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < entry.length; i += 2) out.push(entry[i] as string);
+  return out;
 }
 
 /** The hits of static paths (`[route, params]` rows), each built when first returned. */
@@ -152,18 +171,40 @@ export function hitList(json: string, routes: RouteList): (index: number) => Mat
   };
 }
 
-/** Route tests as stored, regexes written `{"r": source, "f": flags}`, one object per regex. */
+/**
+ * Route tests as stored: `{ regexes: [[source, flags], …], tests }`, a regex in a test written
+ * as its position + 1 (a host, a path, a URL regex, or a parameter check in a program).
+ */
 export function testList(json: string): RouteTest[] {
-  const regexes = new Map<string, RegExp>();
-  return JSON.parse(json, (_key, value: unknown) => {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-    const { r, f } = value as { r: string; f: string };
-    const id = `${f}/${r}`;
-    let regex = regexes.get(id);
-    if (regex === undefined) regexes.set(id, (regex = new RegExp(r, f)));
-    return regex;
-  }) as RouteTest[];
+  const data = JSON.parse(json) as { regexes: [string, string][]; tests: StoredTest[] };
+  const regexes = data.regexes.map(([source, flags]) => new RegExp(source, flags));
+  const regex = (n: number): RegExp => regexes[n - 1]!;
+  return data.tests.map(([route, verbs, host, path, url, urlParams, captures]) => [
+    route,
+    verbs,
+    typeof host === 'number' && host !== 0 ? regex(host) : host,
+    typeof path === 'number'
+      ? regex(path)
+      : path.map((step) =>
+          typeof step === 'string'
+            ? step
+            : ([step[0], step[1] === 0 ? 0 : regex(step[1])] as const),
+        ),
+    url === 0 ? 0 : regex(url),
+    urlParams,
+    captures,
+  ]);
 }
+
+type StoredTest = [
+  route: number,
+  verbs: string[] | 0,
+  host: string | number,
+  path: number | (string | [0 | 1, number])[],
+  url: number,
+  urlParams: number,
+  captures: number,
+];
 
 /** URL templates by name, in an object with no prototype. */
 export function templates(json: string): Readonly<Record<string, readonly UrlPart[]>> {

@@ -17,11 +17,22 @@ export function emitDynamic(
 ): {
   tried: TriedRoute[];
   functions: string[];
-  tests: string[];
+  /** The data rows, as the runtime's `testList` reads them. */
+  tests: string;
   regexes: string[];
 } {
   const functions: string[] = [];
-  const tests: string[] = [];
+  const rows: unknown[] = [];
+  const testRegexes: [string, string][] = [];
+  const testRegexIndex = new Map<string, number>();
+  // Regexes of the data rows, by position + 1 (`0` means none), each checked here.
+  const testRegex = (source: string, flags = ''): number => {
+    new RegExp(source, flags);
+    const id = `${flags}/${source}`;
+    let index = testRegexIndex.get(id);
+    if (index === undefined) testRegexIndex.set(id, (index = testRegexes.push([source, flags])));
+    return index;
+  };
   const regexNames = new Map<string, string>();
   const regexes: string[] = [];
   const regex = (source: string): string => {
@@ -37,19 +48,24 @@ export function emitDynamic(
     const name = `$p${k}`;
     const steps = route.domain || !inline ? undefined : segmentSteps(route);
     if (steps !== undefined) functions.push(emitPathFunction(name, steps, regex));
-    else if (!inline) tests.push(emitRouteTest(route));
+    else if (!inline) rows.push(emitRouteTest(route, testRegex));
     else {
       functions.push(
-        `function ${name}(path: string, host: string): Params | undefined {\n  return testPath($tests[${tests.length}], path, host);\n}`,
+        `function ${name}(path: string, host: string): Params | undefined {\n  return testPath($tests[${rows.length}], path, host);\n}`,
       );
-      tests.push(emitRouteTest(route));
+      rows.push(emitRouteTest(route, testRegex));
     }
     const verbs = route.verbs.includes('*')
       ? undefined
       : [...new Set([...route.verbs, ...(accepts(route, 'HEAD') ? ['HEAD'] : [])])];
     return { route: route.index, verbs, test: name };
   });
-  return { tried, functions, tests, regexes };
+  return {
+    tried,
+    functions,
+    tests: JSON.stringify({ regexes: testRegexes, tests: rows }),
+    regexes,
+  };
 }
 
 /** A dynamic route as the tree's node functions try it. */
@@ -129,42 +145,30 @@ export function emitNodeFunctions(
 // --- internal ---
 
 /** A route as the runtime's `testPath` reads it (runtime `RouteTest`, as `testList` JSON). */
-function emitRouteTest(route: RouteRecord): string {
+function emitRouteTest(
+  route: RouteRecord,
+  regex: (source: string, flags?: string) => number,
+): unknown[] {
   const verbs = route.verbs.includes('*')
     ? 0
     : [...new Set([...route.verbs, ...(accepts(route, 'HEAD') ? ['HEAD'] : [])])];
   const host = !route.domain
     ? 0
     : route.domain.params.length
-      ? regexData(route.domain.regex, 'i')
+      ? regex(route.domain.regex, 'i')
       : route.domain.pattern;
   const steps = segmentSteps(route);
   const program = steps?.map((step) =>
     step.kind === 'literal'
       ? step.text
-      : [step.optional ? 1 : 0, step.check === undefined ? 0 : regexData(step.check)],
+      : [step.optional ? 1 : 0, step.check === undefined ? 0 : regex(step.check)],
   );
   const path = route.match
-    ? regexData(route.match.source, route.match.flags)
-    : (program ?? regexData(route.regex));
-  const url = route.match && route.params.length > 0 ? regexData(route.regex) : 0;
-  return JSON.stringify([
-    route.index,
-    verbs,
-    host,
-    path,
-    url,
-    route.params.length,
-    route.match?.captures ?? 0,
-  ]);
+    ? regex(route.match.source, route.match.flags)
+    : (program ?? regex(route.regex));
+  const url = route.match && route.params.length > 0 ? regex(route.regex) : 0;
+  return [route.index, verbs, host, path, url, route.params.length, route.match?.captures ?? 0];
 }
-
-/** A regex as `testList` reads it, checked here so that a bad one fails the build. */
-function regexData(source: string, flags = ''): { r: string; f: string } {
-  new RegExp(source, flags);
-  return { r: source, f: flags };
-}
-
 function tryRoute(route: TriedRoute): string[] {
   const attempt = [
     `p = ${route.test}(path, host);`,

@@ -42,10 +42,10 @@ export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): 
     ? emitStaticTree(leaves, functions)
     : `const entry = $static.get(path);
 if (entry === undefined) return null;
-const index = entry[method] ?? entry['*'];
+const index = verbHit(entry, method);
 return index === undefined ? undefined : $hit(index);`;
   return [
-    code(`const $tests = testList(${str(`[${dynamic.tests.join(',')}]`)});`),
+    code(`const $tests = testList(${str(dynamic.tests)});`),
     printed(dynamic.regexes.join('\n')),
     code(`const $hit = hitList(${str(JSON.stringify(hits.map(hitRow)))}, $routes);`),
     code(`const $static = staticMap(${str(JSON.stringify(staticData(plan, hitOf)))});`),
@@ -68,7 +68,7 @@ return index === undefined ? undefined : $hit(index);`;
 /** The verbs a static path answers, or \`undefined\` when it is not one. */
 function staticVerbs(path: string): string[] | undefined {
   const entry = $static.get(path);
-  return entry === undefined ? undefined : Object.keys(entry);
+  return entry === undefined ? undefined : verbsOf(entry);
 }
 
 /** A static path's answer; \`null\` when the path is not one of them. */
@@ -152,14 +152,14 @@ function hitRow(hit: PlannedHit): [number, (string | null)[]] {
   return [hit.route, hit.params.map((p) => p ?? null)];
 }
 
-/** Static path → verb → hit, for the runtime's \`staticMap\`. */
-function staticData(
-  plan: MatcherPlan,
-  hitOf: (hit: PlannedHit) => number,
-): Record<string, Record<string, number>> {
-  const out: Record<string, Record<string, number>> = {};
+/** Static path → verb → hit, for the runtime's \`staticMap\`: \`[path, [verb, hit, …], …]\`. */
+function staticData(plan: MatcherPlan, hitOf: (hit: PlannedHit) => number): unknown[] {
+  const out: unknown[] = [];
   for (const [path, entry] of plan.statics) {
-    out[path] = Object.fromEntries([...entry].map(([verb, hit]) => [verb, hitOf(hit)]));
+    out.push(
+      path,
+      [...entry].flatMap(([verb, hit]) => [verb, hitOf(hit)]),
+    );
   }
   return out;
 }
