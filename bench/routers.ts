@@ -47,7 +47,10 @@ export async function buildTable(routes: Route[], label: string): Promise<RouteT
   return mod.default;
 }
 
-/** Writes a Course app for `routes` (`:p` → `{p}`, `*` → `{path}` matching slashes). */
+/**
+ * Writes a Course app for `routes` (`:p` → `{p}`, `*` → `{path}` matching slashes), every
+ * route calling one controller method.
+ */
 export function writeCourseApp(dir: string, routes: Route[], named = false): void {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
@@ -61,8 +64,14 @@ export function writeCourseApp(dir: string, routes: Route[], named = false): voi
         ? `.where('a', ${JSON.stringify(r.regex)})`
         : '';
     const name = named ? `.name('r${i}')` : '';
-    return `Course.match([${JSON.stringify(r.method)}], ${JSON.stringify(url)}, () => null)${where}${name};`;
+    return `Course.match([${JSON.stringify(r.method)}], ${JSON.stringify(url)}, 'Bench@handle')${where}${name};`;
   });
+  // One controller method for every route, as the other routers get one shared function.
+  mkdirSync(path.join(dir, 'app/Components/Controller'), { recursive: true });
+  writeFileSync(
+    path.join(dir, 'app/Components/Controller/Bench.ts'),
+    'export class Bench {\n  handle() {\n    return null;\n  }\n}\n',
+  );
   writeFileSync(
     path.join(dir, 'routes.ts'),
     `import { Course } from 'course-router';\n${lines.join('\n')}\n`,

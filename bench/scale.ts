@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,10 +86,13 @@ export async function runStartup(size: number, options: RunOptions): Promise<Sta
   routers.writeCourseApp(dir, routes);
   await (await import('../compiler/index.js')).build({ root: dir });
   const generated = path.join(dir, 'generated/routes.gen.ts');
-  const js = ts.transpileModule((await import('node:fs')).readFileSync(generated, 'utf8'), {
+  const js = ts.transpileModule(readFileSync(generated, 'utf8'), {
     compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
   }).outputText;
   writeFileSync(path.join(dir, 'generated/routes.gen.mjs'), js);
+  // The controller as JavaScript too, as a production server loads it.
+  const controller = path.join(dir, 'app/Components/Controller/Bench');
+  writeFileSync(`${controller}.js`, readFileSync(`${controller}.ts`, 'utf8'));
   writeFileSync(path.join(dir, 'routes.json'), JSON.stringify(routes));
   const runs = options.smoke ? 1 : 5;
   const out: StartupResult[] = [];

@@ -69,13 +69,15 @@ const $closures = [...$f0];
 const $classes = [$c3, $c4, $c5, $c6, $c7, $c8, $c9];
 
 const $routes = new RouteList(
-  '{"verbs":[["GET"],["GET","POST"],["POST"],["PUT","PATCH"],["DELETE"]],"files":["fixtures/app/routes.ts","fixtures/app/routers/admin.ts","fixtures/app/routers/api.ts"],"stacks":[[[],[0]],[[[5,["admin"]]],[]],[[],[6]]],"routes":[[0,"/","home",0,0,0,0,0,10,10,0],[0,"/hello/{name?}","hello",1,1,0,0,0,11,10,0],[0,"/user/{id}","user.show",[1,"show"],1,0,0,0,13,10,"UserController@show"],[0,"/user/{id}/posts/{slug?}","user.posts",[1,"posts"],2,0,0,0,14,10,"UserController@posts"],[1,"/contact","contact",[2,"contact"],0,0,0,0,18,10,"HomeController@contact"],[0,"/photos","photos.index",[3,"index"],0,0,0,0,19,10,"PhotoController@index"],[0,"/photos/create","photos.create",[3,"create"],0,0,0,0,19,10,"PhotoController@create"],[2,"/photos","photos.store",[3,"store"],0,0,0,0,19,10,"PhotoController@store"],[0,"/photos/{id}","photos.show",[3,"show"],1,0,0,0,19,10,"PhotoController@show"],[0,"/photos/{id}/edit","photos.edit",[3,"edit"],1,0,0,0,19,10,"PhotoController@edit"],[3,"/photos/{id}","photos.update",[3,"update"],1,0,0,0,19,10,"PhotoController@update"],[4,"/photos/{id}","photos.destroy",[3,"destroy"],1,0,0,0,19,10,"PhotoController@destroy"],[0,"/animals","animals.index",[4,"getIndex"],0,0,0,0,20,10,"AnimalController@getIndex"],[0,"/animals/view/{id?}","animals.view",[4,"getView"],1,0,0,0,20,10,"AnimalController@getView"],[2,"/animals/save","animals.save",[4,"postSave"],0,0,0,0,20,10,"AnimalController@postSave"],[0,"/dashboard","account.dashboard",2,1,0,"{account}.localhost",0,23,12,0],[0,"/status",0,3,0,0,0,0,28,10,0],[0,"/limited","limited",4,0,0,0,0,31,10,0],[0,"/admin","admin.dashboard",[2,"dashboard"],0,1,0,1,4,10,"HomeController@dashboard"],[0,"/admin/users/{id}","admin.users.show",[1,"show"],1,1,0,1,5,10,"UserController@show"],[0,"/api/photos/{id}","api.photo",[3,"show"],1,2,0,2,5,10,"PhotoController@show"]]}',
+  '{"count":21,"verbs":[["GET"],["GET","POST"],["POST"],["PUT","PATCH"],["DELETE"]],"files":["fixtures/app/routes.ts","fixtures/app/routers/admin.ts","fixtures/app/routers/api.ts"],"stacks":[[[],[0]],[[[5,["admin"]]],[]],[[],[6]]]}',
+  '[0,"/","home",0,0,0,0,0,10,10,0]\n[0,"/hello/{name?}","hello",1,1,0,0,0,11,10,0]\n[0,"/user/{id}","user.show",[1,"show"],1,0,0,0,13,10,"UserController@show"]\n[0,"/user/{id}/posts/{slug?}","user.posts",[1,"posts"],2,0,0,0,14,10,"UserController@posts"]\n[1,"/contact","contact",[2,"contact"],0,0,0,0,18,10,"HomeController@contact"]\n[0,"/photos","photos.index",[3,"index"],0,0,0,0,19,10,"PhotoController@index"]\n[0,"/photos/create","photos.create",[3,"create"],0,0,0,0,19,10,"PhotoController@create"]\n[2,"/photos","photos.store",[3,"store"],0,0,0,0,19,10,"PhotoController@store"]\n[0,"/photos/{id}","photos.show",[3,"show"],1,0,0,0,19,10,"PhotoController@show"]\n[0,"/photos/{id}/edit","photos.edit",[3,"edit"],1,0,0,0,19,10,"PhotoController@edit"]\n[3,"/photos/{id}","photos.update",[3,"update"],1,0,0,0,19,10,"PhotoController@update"]\n[4,"/photos/{id}","photos.destroy",[3,"destroy"],1,0,0,0,19,10,"PhotoController@destroy"]\n[0,"/animals","animals.index",[4,"getIndex"],0,0,0,0,20,10,"AnimalController@getIndex"]\n[0,"/animals/view/{id?}","animals.view",[4,"getView"],1,0,0,0,20,10,"AnimalController@getView"]\n[2,"/animals/save","animals.save",[4,"postSave"],0,0,0,0,20,10,"AnimalController@postSave"]\n[0,"/dashboard","account.dashboard",2,1,0,"{account}.localhost",0,23,12,0]\n[0,"/status",0,3,0,0,0,0,28,10,0]\n[0,"/limited","limited",4,0,0,0,0,31,10,0]\n[0,"/admin","admin.dashboard",[2,"dashboard"],0,1,0,1,4,10,"HomeController@dashboard"]\n[0,"/admin/users/{id}","admin.users.show",[1,"show"],1,1,0,1,5,10,"UserController@show"]\n[0,"/api/photos/{id}","api.photo",[3,"show"],1,2,0,2,5,10,"PhotoController@show"]',
   $closures,
   $classes,
 );
 
 const $tests = testList(
-  '{"regexes":[["^([^.]+)\\\\.localhost$","i"]],"tests":[[15,["GET","HEAD"],1,["/dashboard"],0,0,0]]}',
+  '{"count":1,"regexes":[["^([^.]+)\\\\.localhost$","i"]]}',
+  '[15,["GET","HEAD"],1,["/dashboard"],0,0,0]',
 );
 
 const $r0 = /^(?:[0-9]+)$/;
@@ -380,7 +382,7 @@ function $p7(path: string): Params | undefined {
 }
 
 function $p8(path: string, host: string): Params | undefined {
-  return testPath($tests[0], path, host);
+  return testPath($tests.at(0), path, host);
 }
 
 function $p9(path: string): Params | undefined {

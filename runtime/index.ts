@@ -12,6 +12,7 @@ export { buildUrl } from './url.js';
 export { decodeParam } from './path.js';
 export {
   RouteList,
+  Rows,
   hitList,
   staticMap,
   templates,

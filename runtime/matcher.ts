@@ -3,7 +3,7 @@
  * and straight-line code.
  */
 import { decodeParam } from './path.js';
-import type { RouteList } from './table-data.js';
+import type { RouteList, Rows } from './table-data.js';
 import type { HandlerInstance, Instantiable, MatchHit, Params } from './types.js';
 
 /** A group with exception handlers: its prefix regex, host, and handlers. */
@@ -144,7 +144,7 @@ function toNode(json: TreeJson): MatchNode {
  */
 export function walkTree(
   root: MatchNode,
-  tests: readonly RouteTest[],
+  tests: Rows<RouteTest>,
   routes: RouteList,
   method: string,
   path: string,
@@ -152,7 +152,7 @@ export function walkTree(
 ): MatchHit | undefined {
   const list = nodeFor(root, path).t;
   for (let k = 0; k < list.length; k++) {
-    const test = tests[list[k]!]!;
+    const test = tests.at(list[k]!);
     const verbs = test[1];
     if (verbs !== 0 && !verbs.includes(method)) continue;
     const params = testPath(test, path, host);
@@ -162,8 +162,11 @@ export function walkTree(
 }
 
 /** The `allowedIn` view of route tests. */
-export function testedRoutes(tests: readonly RouteTest[]): DynamicRoute[] {
-  return tests.map((test) => [test[1], (path, host) => testPath(test, path, host)]);
+export function testedRoutes(tests: Rows<RouteTest>): DynamicRoute[] {
+  return Array.from({ length: tests.length }, (_, k) => {
+    const test = tests.at(k);
+    return [test[1], (path: string, host: string) => testPath(test, path, host)] as const;
+  });
 }
 
 /**

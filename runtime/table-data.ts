@@ -45,9 +45,49 @@ export type StackRow = readonly [
 type AnyClass = new () => never;
 type AnyFunction = (...args: never[]) => unknown;
 
-/** The routes of a generated module, each built into a `RouteEntry` when first asked for. */
+/**
+ * Rows of a table stored as JSON text, one per line, each parsed (and made into a `T`) when
+ * first asked for; the line offsets are taken on first use.
+ */
+export class Rows<T> {
+  readonly length: number;
+  readonly #text: string;
+  readonly #make: (row: never) => T;
+  readonly #items: (T | undefined)[];
+  #starts: Uint32Array | undefined;
+
+  constructor(text: string, count: number, make: (row: never) => T) {
+    this.length = count;
+    this.#text = text;
+    this.#make = make;
+    this.#items = new Array<T | undefined>(count);
+  }
+
+  /** The row at `index`. */
+  at(index: number): T {
+    let item = this.#items[index];
+    if (item === undefined) item = this.#items[index] = this.#make(this.#parse(index) as never);
+    return item;
+  }
+
+  #parse(index: number): unknown {
+    if (this.#starts === undefined) {
+      const starts = new Uint32Array(this.length + 1);
+      let at = 0;
+      for (let i = 1; i < this.length; i++) starts[i] = at = this.#text.indexOf('\n', at) + 1;
+      starts[this.length] = this.#text.length + 1;
+      this.#starts = starts;
+    }
+    return JSON.parse(this.#text.slice(this.#starts[index], this.#starts[index + 1]! - 1));
+  }
+}
+
+/**
+ * The routes of a generated module, each parsed and built into a `RouteEntry` when first
+ * asked for (`rows`: one JSON row per line).
+ */
 export class RouteList {
-  readonly #rows: readonly RouteRow[];
+  readonly #rows: Rows<RouteEntry>;
   readonly #verbs: readonly (readonly string[])[];
   readonly #files: readonly string[];
   readonly #stacks: readonly [
@@ -56,16 +96,23 @@ export class RouteList {
   ][];
   readonly #closures: readonly AnyFunction[];
   readonly #classes: readonly AnyClass[];
-  readonly #entries: (RouteEntry | undefined)[];
 
-  constructor(json: string, closures: readonly AnyFunction[], classes: readonly AnyClass[]) {
+  readonly length: number;
+
+  constructor(
+    json: string,
+    rows: string,
+    closures: readonly AnyFunction[],
+    classes: readonly AnyClass[],
+  ) {
     const data = JSON.parse(json) as {
+      count: number;
       verbs: string[][];
       files: string[];
       stacks: StackRow[];
-      routes: RouteRow[];
     };
-    this.#rows = data.routes;
+    this.length = data.count;
+    this.#rows = new Rows(rows, data.count, (row: RouteRow) => this.#build(row));
     this.#verbs = data.verbs;
     this.#files = data.files;
     this.#closures = closures;
@@ -74,21 +121,16 @@ export class RouteList {
       middleware.map(([klass, args]) => ({ use: classes[klass]! as never, args })),
       handlers.map((klass) => classes[klass]! as never),
     ]);
-    this.#entries = new Array<RouteEntry | undefined>(this.#rows.length);
-  }
-
-  get length(): number {
-    return this.#rows.length;
   }
 
   /** The route at `index`. */
   at(index: number): RouteEntry {
-    return (this.#entries[index] ??= this.#build(this.#rows[index]!));
+    return this.#rows.at(index);
   }
 
   /** Every route, in registration order. */
   all(): RouteEntry[] {
-    return Array.from({ length: this.#rows.length }, (_, i) => this.at(i));
+    return Array.from({ length: this.length }, (_, i) => this.at(i));
   }
 
   #build(row: RouteRow): RouteEntry {
@@ -172,28 +214,33 @@ export function hitList(json: string, routes: RouteList): (index: number) => Mat
 }
 
 /**
- * Route tests as stored: `{ regexes: [[source, flags], …], tests }`, a regex in a test written
- * as its position + 1 (a host, a path, a URL regex, or a parameter check in a program).
+ * Route tests as stored: `{ count, regexes: [[source, flags], …] }` and one test per line, a
+ * regex in a test written as its position + 1 (a host, a path, a URL regex, or a parameter
+ * check in a program). Each test is read when first tried.
  */
-export function testList(json: string): RouteTest[] {
-  const data = JSON.parse(json) as { regexes: [string, string][]; tests: StoredTest[] };
+export function testList(json: string, rows: string): Rows<RouteTest> {
+  const data = JSON.parse(json) as { count: number; regexes: [string, string][] };
   const regexes = data.regexes.map(([source, flags]) => new RegExp(source, flags));
   const regex = (n: number): RegExp => regexes[n - 1]!;
-  return data.tests.map(([route, verbs, host, path, url, urlParams, captures]) => [
-    route,
-    verbs,
-    typeof host === 'number' && host !== 0 ? regex(host) : host,
-    typeof path === 'number'
-      ? regex(path)
-      : path.map((step) =>
-          typeof step === 'string'
-            ? step
-            : ([step[0], step[1] === 0 ? 0 : regex(step[1])] as const),
-        ),
-    url === 0 ? 0 : regex(url),
-    urlParams,
-    captures,
-  ]);
+  return new Rows(
+    rows,
+    data.count,
+    ([route, verbs, host, path, url, urlParams, captures]: StoredTest): RouteTest => [
+      route,
+      verbs,
+      typeof host === 'number' && host !== 0 ? regex(host) : host,
+      typeof path === 'number'
+        ? regex(path)
+        : path.map((step) =>
+            typeof step === 'string'
+              ? step
+              : ([step[0], step[1] === 0 ? 0 : regex(step[1])] as const),
+          ),
+      url === 0 ? 0 : regex(url),
+      urlParams,
+      captures,
+    ],
+  );
 }
 
 type StoredTest = [

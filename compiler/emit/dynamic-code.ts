@@ -17,8 +17,8 @@ export function emitDynamic(
 ): {
   tried: TriedRoute[];
   functions: string[];
-  /** The data rows, as the runtime's `testList` reads them. */
-  tests: string;
+  /** The data rows, as the runtime's `testList` reads them: header and lines. */
+  tests: [string, string];
   regexes: string[];
 } {
   const functions: string[] = [];
@@ -51,7 +51,7 @@ export function emitDynamic(
     else if (!inline) rows.push(emitRouteTest(route, testRegex));
     else {
       functions.push(
-        `function ${name}(path: string, host: string): Params | undefined {\n  return testPath($tests[${rows.length}], path, host);\n}`,
+        `function ${name}(path: string, host: string): Params | undefined {\n  return testPath($tests.at(${rows.length}), path, host);\n}`,
       );
       rows.push(emitRouteTest(route, testRegex));
     }
@@ -63,7 +63,10 @@ export function emitDynamic(
   return {
     tried,
     functions,
-    tests: JSON.stringify({ regexes: testRegexes, tests: rows }),
+    tests: [
+      JSON.stringify({ count: rows.length, regexes: testRegexes }),
+      rows.map((row) => JSON.stringify(row)).join('\n'),
+    ],
     regexes,
   };
 }

@@ -45,7 +45,7 @@ if (entry === undefined) return null;
 const index = verbHit(entry, method);
 return index === undefined ? undefined : $hit(index);`;
   return [
-    code(`const $tests = testList(${str(dynamic.tests)});`),
+    code(`const $tests = testList(${str(dynamic.tests[0])}, ${str(dynamic.tests[1])});`),
     printed(dynamic.regexes.join('\n')),
     code(`const $hit = hitList(${str(JSON.stringify(hits.map(hitRow)))}, $routes);`),
     code(`const $static = staticMap(${str(JSON.stringify(staticData(plan, hitOf)))});`),

@@ -5,8 +5,9 @@ import type { EmitContext } from './_context.js';
 import { fits, str } from './_print.js';
 
 /**
- * The route entries as JSON rows (runtime `RouteRow`), with the code they refer to — hoisted
- * closures and classes — in two lists by position. The runtime builds an entry on first use.
+ * The route entries as JSON rows (runtime `RouteRow`), one per line, with the code they refer
+ * to — hoisted closures and classes — in two lists by position. The runtime builds an entry
+ * on first use.
  */
 export function emitTable(
   app: CompiledApp,
@@ -60,10 +61,13 @@ export function emitTable(
       route.handlerLabel === `closure ${file!.split('/').pop()}:${line}` ? 0 : route.handlerLabel,
     ];
   });
-  const data = { verbs: verbSets, files, stacks, routes: rows };
+  const data = { count: rows.length, verbs: verbSets, files, stacks };
+  const lines = rows.map((row) => JSON.stringify(row)).join('\n');
   return [
     list('const $classes = [', classes),
-    code(`const $routes = new RouteList(${str(JSON.stringify(data))}, $closures, $classes);`),
+    code(
+      `const $routes = new RouteList(${str(JSON.stringify(data))}, ${str(lines)}, $closures, $classes);`,
+    ),
   ];
 }
 
