@@ -64,7 +64,7 @@ export function matchSegments(
   path: string,
   program: SegmentProgram,
 ): (string | undefined)[] | undefined {
-  const values: (string | undefined)[] = [];
+  let values: (string | undefined)[] | undefined;
   let pos = 0;
   for (let k = 0; k < program.length; k++) {
     const step = program[k]!;
@@ -75,24 +75,26 @@ export function matchSegments(
     }
     if (pos >= path.length) {
       if (step[0] === 0) return undefined;
-      values.push(undefined);
+      (values ??= []).push(undefined);
       continue;
     }
     if (path.charCodeAt(pos) !== 47 /* '/' */) return undefined;
     let end = path.indexOf('/', pos + 1);
     if (end === -1) end = path.length;
     if (end === pos + 1) return undefined;
-    const value = path.slice(pos + 1, end);
     const check = step[1];
-    if (check === 0 ? !isWord(value) : !check.test(value)) return undefined;
-    values.push(
-      value.indexOf('%') === -1
-        ? value
-        : value.replace(/%2[Ff5]/g, (e) => (e[2] === '5' ? '%' : '/')),
-    );
+    if (check === 0) {
+      // A word has no `%`: nothing to decode.
+      if (!isWordIn(path, pos + 1, end)) return undefined;
+      (values ??= []).push(path.slice(pos + 1, end));
+    } else {
+      const value = path.slice(pos + 1, end);
+      if (!check.test(value)) return undefined;
+      (values ??= []).push(decodeParam(value));
+    }
     pos = end;
   }
-  return pos === path.length ? values : undefined;
+  return pos === path.length ? (values ?? []) : undefined;
 }
 
 /**
@@ -113,15 +115,23 @@ export type RouteTest = readonly [
 
 /** A node of the dynamic-route tree: children by path segment, and the tests to run here. */
 export interface MatchNode {
-  readonly c: ReadonlyMap<string, MatchNode> | undefined;
+  /** Children by the hash of their segment (`segmentHash`), the few that share one in a list. */
+  readonly c: ReadonlyMap<number, readonly MatchChild[]> | undefined;
   /** Route tests, in registration order (at an inner node: those that fix no segment here). */
   readonly t: readonly number[];
 }
 
+/** A child node and the segment that leads to it. */
+export interface MatchChild {
+  readonly segment: string;
+  readonly node: MatchNode;
+}
+
 /**
- * Parses the generated tree. Children are kept in a `Map`: a request's segment is a new
- * string, which a `Map` hashes once, where a property lookup would first search V8's table of
- * every string the process holds (and a segment can never reach a prototype).
+ * Parses the generated tree. Children are found by a hash of the segment computed in place,
+ * so a request's segment is neither copied out of the path nor looked up as a property (which
+ * would search V8's table of every string the process holds); a segment never reaches a
+ * prototype.
  */
 export function parseTree(json: string): MatchNode {
   return toNode(JSON.parse(json) as TreeJson);
@@ -133,8 +143,23 @@ interface TreeJson {
 }
 
 function toNode(json: TreeJson): MatchNode {
-  const children = json.c && new Map(Object.entries(json.c).map(([k, v]) => [k, toNode(v)]));
+  if (json.c === undefined) return { c: undefined, t: json.t };
+  const children = new Map<number, MatchChild[]>();
+  for (const [segment, child] of Object.entries(json.c)) {
+    const hash = segmentHash(segment, 0, segment.length);
+    const list = children.get(hash);
+    const entry = { segment, node: toNode(child) };
+    if (list === undefined) children.set(hash, [entry]);
+    else list.push(entry);
+  }
   return { c: children, t: json.t };
+}
+
+/** A hash of `text` from `start` to `end`, read in place. */
+export function segmentHash(text: string, start: number, end: number): number {
+  let hash = 0;
+  for (let i = start; i < end; i++) hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
+  return hash;
 }
 
 /**
@@ -233,8 +258,18 @@ function nodeFor(root: MatchNode, path: string): MatchNode {
   let start = 1;
   while (node.c !== undefined) {
     let end = path.indexOf('/', start);
-    if (end === -1) end = path.length;
-    const child = node.c.get(path.slice(start, end));
+    // Past the end of the path, the segment is empty.
+    if (end === -1) end = path.length < start ? start : path.length;
+    const found = node.c.get(segmentHash(path, start, end));
+    if (found === undefined) break;
+    let child: MatchNode | undefined;
+    for (let k = 0; k < found.length; k++) {
+      const { segment } = found[k]!;
+      if (segment.length === end - start && path.startsWith(segment, start)) {
+        child = found[k]!.node;
+        break;
+      }
+    }
     if (child === undefined) break;
     node = child;
     start = end + 1;
