@@ -84,8 +84,14 @@ let bigDir: string;
 let bigTable: RouteTable;
 const routes = routeSet();
 
-// Enough static paths that the generated matcher answers them from a table, not a tree.
+// Enough static paths that the generated matcher answers them from a table, not a tree, and
+// enough dynamic ones that it walks them with the runtime's shared walker.
 const bigRoutes: RefRoute[] = [
+  ...Array.from({ length: 80 }, (_, i) => ({
+    verb: i % 2 ? 'GET' : 'PUT',
+    url: `/dy${i % 9}/{id}/v${i % 11}${i % 3 ? '' : '/{opt?}'}`,
+    ...(i % 4 ? {} : { where: { id: '[0-9]+' } }),
+  })),
   ...Array.from({ length: 200 }, (_, i) => ({
     verb: i % 3 ? 'GET' : 'POST',
     url: `/st${i % 40}/p${i}`,
@@ -94,6 +100,22 @@ const bigRoutes: RefRoute[] = [
   { verb: 'PUT', url: '/st2/p2' },
   { verb: 'GET', url: '/{lang}/p5' },
 ];
+
+function bigPaths(): string[] {
+  return [
+    ...bigRoutes.flatMap((r) => {
+      const url = r.url.replace('{any}', 'zz').replace('{lang}', 'en');
+      return [
+        url.replace('{id}', '42').replace('/{opt?}', ''),
+        url.replace('{id}', 'ab').replace('{opt?}', 'o'),
+      ];
+    }),
+    '/st1/p999',
+    '/st3',
+    '/nope/p5',
+    '/dy1/42/v99',
+  ];
+}
 
 async function buildRoutes(list: RefRoute[]): Promise<[string, RouteTable]> {
   const lines = list.map(
@@ -139,15 +161,9 @@ describe('the generated matcher agrees with the reference matcher', () => {
   );
 
   it.each(['GET', 'POST', 'PUT', 'HEAD'])(
-    'with 200 static paths (answered from a table) for %s',
+    'with 200 static paths (a table) and 80 dynamic routes (the shared walker) for %s',
     (verb) => {
-      const paths = [
-        ...bigRoutes.map((r) => r.url.replace('{any}', 'zz').replace('{lang}', 'en')),
-        '/st1/p999',
-        '/st3',
-        '/nope/p5',
-      ];
-      for (const path of paths) {
+      for (const path of bigPaths()) {
         const expected = referenceMatch(bigRoutes, verb, path);
         const hit = bigTable.match(verb, path, '');
         const actual = hit && {
@@ -161,6 +177,11 @@ describe('the generated matcher agrees with the reference matcher', () => {
   it('agrees on the verbs a path allows (405 and Allow)', () => {
     for (const path of requests()) {
       expect([...table.allowed(path, '')].sort(), path).toEqual(referenceAllowed(routes, path));
+    }
+    for (const path of bigPaths()) {
+      expect([...bigTable.allowed(path, '')].sort(), path).toEqual(
+        referenceAllowed(bigRoutes, path),
+      );
     }
   });
 });
