@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,14 +31,11 @@ const NAMES: Record<(typeof SERVERS)[number], string> = {
 export async function runHttp(options: RunOptions): Promise<HttpResult[]> {
   const dir = path.join(os.tmpdir(), `course-bench-http-${process.pid}`);
   writeCourseApp(dir, [...STANDARD_ROUTES, { method: 'GET', path: '/user/:id' }]);
-  const routes = (await import('node:fs')).readFileSync(path.join(dir, 'routes.ts'), 'utf8');
-  (await import('node:fs')).writeFileSync(
-    path.join(dir, 'routes.ts'),
-    routes.replace(
-      `Course.match(["GET"], "/user/{id}", () => null);`,
-      "Course.get('/user/{id}', (id) => `hello ${id}`);",
-    ),
-  );
+  const file = path.join(dir, 'routes.ts');
+  const routes = readFileSync(file, 'utf8');
+  const line = `Course.match(["GET"], "/user/{id}", 'Bench@handle');`;
+  if (!routes.includes(line)) throw new Error('bench: the /user/{id} route was not written');
+  writeFileSync(file, routes.replace(line, "Course.get('/user/{id}', (id) => `hello ${id}`);"));
   await (await import('../compiler/index.js')).build({ root: dir });
   const table = path.join(dir, 'generated/routes.gen.ts');
   const rounds = options.smoke ? 1 : 3;

@@ -9,7 +9,7 @@ import { normalizePath } from './path.js';
 import type { CourseRequest } from './request.js';
 import { CourseResponse } from './response.js';
 import { applyResult } from './result.js';
-import type { RouteTable } from './types.js';
+import type { MatchHit, RouteTable } from './types.js';
 import { buildUrl } from './url.js';
 
 export type { StartOptions } from './context.js';
@@ -23,12 +23,16 @@ export interface BootRouter {
   url(name: string, params?: Readonly<Record<string, unknown>> | readonly unknown[]): string;
 }
 
-/** Serves one request: boot managers, match, CSRF, middleware, callback, and error handling. */
+/**
+ * Serves one request: boot managers, match, CSRF, middleware, callback, and error handling.
+ * A request that needs nothing asynchronous (no body, no middleware, a callback that returns
+ * a value) is answered synchronously, without a promise.
+ */
 export function dispatch(
   table: RouteTable,
   options: StartOptions,
   request: CourseRequest,
-): Promise<Outcome> {
+): Outcome | Promise<Outcome> {
   const response = new CourseResponse();
   if (options.bodyLimit !== undefined) request.bodyLimit = options.bodyLimit;
   const context: RequestContext = { table, options, request, response };
@@ -52,11 +56,24 @@ export const MAX_TARGET_LENGTH = 8 * 1024;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
-async function serve(context: RequestContext): Promise<Outcome> {
+function serve(context: RequestContext): Outcome | Promise<Outcome> {
   const { table, options, request } = context;
   const host = request.getHeader('host');
   if (host !== undefined && !HOST.test(host))
     return statusResponse(new HttpException(400, 'Bad Host header'), options, request);
+  if (table.bootManagers?.length || request.method === 'POST') return prepared(context);
+  let outcome: Outcome | Promise<Outcome>;
+  try {
+    outcome = route(context, 0);
+  } catch (error) {
+    return fail(error, context, 0);
+  }
+  return outcome instanceof Promise ? outcome.catch((error) => fail(error, context, 0)) : outcome;
+}
+
+/** Serves a request that boot managers or `_method` spoofing see first. */
+async function prepared(context: RequestContext): Promise<Outcome> {
+  const { table, options, request } = context;
   try {
     if (table.bootManagers?.length) await boot(table, request);
     if (request.method === 'POST') await spoof(request, options);
@@ -82,7 +99,7 @@ async function spoof(request: CourseRequest, options: StartOptions): Promise<voi
   if (method && SPOOFABLE.has(method)) request.method = method;
 }
 
-async function route(context: RequestContext, depth: number): Promise<Outcome> {
+function route(context: RequestContext, depth: number): Outcome | Promise<Outcome> {
   const { table, options, request, response } = context;
   const host = table.usesHost ? request.getHost() : '';
   const hit = table.match(request.method, request.path, host);
@@ -96,6 +113,18 @@ async function route(context: RequestContext, depth: number): Promise<Outcome> {
   const longest = options.maxParamLength ?? MAX_PARAM_LENGTH;
   for (const value of hit.params)
     if (value !== undefined && value.length > longest) throw new HttpException(414);
+  if (
+    BODY_METHODS.has(request.originalMethod) ||
+    table.csrfVerifier !== undefined ||
+    hit.route.middleware.length > 0
+  )
+    return guarded(context, hit, depth);
+  return finish(context, hit.route.call(hit.params), depth);
+}
+
+/** The body, CSRF check and middleware of a matched request, then its callback. */
+async function guarded(context: RequestContext, hit: MatchHit, depth: number): Promise<Outcome> {
+  const { table, options, request, response } = context;
   if (BODY_METHODS.has(request.originalMethod)) await request.loadInput(options.multipartLimit);
   if (table.csrfVerifier) await new table.csrfVerifier().handle(request as never);
   const middleware = hit.route.middleware;
@@ -105,9 +134,26 @@ async function route(context: RequestContext, depth: number): Promise<Outcome> {
     if (pendingRewrite(request)) return rewrite(context, depth);
     if (stop !== undefined && stop !== null) return applyResult(stop, response);
   }
-  const value: unknown = await hit.route.call(hit.params);
-  if (pendingRewrite(request)) return rewrite(context, depth);
-  return applyResult(value, response);
+  return finish(context, await hit.route.call(hit.params), depth);
+}
+
+/** The outcome of a callback's value (awaited when it is a promise), or of its rewrite. */
+function finish(
+  context: RequestContext,
+  value: unknown,
+  depth: number,
+): Outcome | Promise<Outcome> {
+  if (isThenable(value)) return Promise.resolve(value).then((v) => finish(context, v, depth));
+  if (pendingRewrite(context.request)) return rewrite(context, depth);
+  return applyResult(value, context.response);
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 function pendingRewrite(request: CourseRequest): boolean {

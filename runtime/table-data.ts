@@ -152,18 +152,45 @@ export class RouteList {
 
   /** The callback called with exactly `arity` positional parameters. */
   #caller(call: RouteRow[3], arity: number): (params: Params) => unknown {
-    const args = (p: Params): (string | undefined)[] =>
-      Array.from({ length: arity }, (_, i) => p[i]);
+    type Fn = (...args: (string | undefined)[]) => unknown;
+    let fn: (self: unknown) => Fn;
+    let self: () => unknown;
     if (typeof call === 'number') {
-      const fn = this.#closures[call] as (...args: (string | undefined)[]) => unknown;
-      return arity === 0 ? () => fn() : (p) => fn(...args(p));
+      const closure = this.#closures[call] as Fn;
+      fn = () => closure;
+      self = () => undefined;
+    } else {
+      const [klass, method] = call;
+      const Class = this.#classes[klass] as unknown as new () => Record<string, Fn>;
+      fn = (instance) => (instance as Record<string, Fn>)[method]!;
+      self = () => new Class();
     }
-    const [klass, method] = call;
-    const Class = this.#classes[klass] as unknown as new () => Record<
-      string,
-      (...args: (string | undefined)[]) => unknown
-    >;
-    return (p) => new Class()[method]!(...args(p));
+    // Exactly `arity` arguments, as the route's callback declares them.
+    switch (arity) {
+      case 0:
+        return () => {
+          const target = self();
+          return fn(target).call(target);
+        };
+      case 1:
+        return (p) => {
+          const target = self();
+          return fn(target).call(target, p[0]);
+        };
+      case 2:
+        return (p) => {
+          const target = self();
+          return fn(target).call(target, p[0], p[1]);
+        };
+      default:
+        return (p) => {
+          const target = self();
+          return fn(target).apply(
+            target,
+            Array.from({ length: arity }, (_, i) => p[i]),
+          );
+        };
+    }
   }
 }
 

@@ -40,14 +40,21 @@ export function createNodeHandler(
       },
       req,
     );
-    dispatch(table, options, request).then(
-      (outcome) => send(outcome, res, head),
-      (error: unknown) => {
-        console.error('course: response failed:', error);
-        if (!res.headersSent) res.writeHead(500).end();
-        else res.destroy();
-      },
-    );
+    const failed = (error: unknown) => {
+      console.error('course: response failed:', error);
+      if (!res.headersSent) res.writeHead(500).end();
+      else res.destroy();
+    };
+    const deliver = (outcome: Outcome) => {
+      try {
+        send(outcome, res, head);
+      } catch (error) {
+        failed(error);
+      }
+    };
+    const outcome = dispatch(table, options, request);
+    if (outcome instanceof Promise) outcome.then(deliver, failed);
+    else deliver(outcome);
   };
 }
 
