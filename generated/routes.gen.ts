@@ -193,13 +193,13 @@ function allowed(path: string, host: string): string[] {
 function $n0(method: string, path: string, host: string): MatchHit | undefined {
   let end = path.indexOf('/', 1);
   if (end === -1) end = path.length;
-  if (end === 6 && path.startsWith('hello', 1)) return $n1(method, path, host);
-  if (end === 5 && path.startsWith('user', 1)) return $n2(method, path, host);
-  if (end === 7 && path.startsWith('photos', 1)) return $n3(method, path, host);
-  if (end === 8 && path.startsWith('animals', 1)) return $n4(method, path, host);
-  if (end === 10 && path.startsWith('dashboard', 1)) return $n5(method, path, host);
-  if (end === 6 && path.startsWith('admin', 1)) return $n6(method, path, host);
-  if (end === 4 && path.startsWith('api', 1)) return $n7(method, path, host);
+  if (end === 6 && path.slice(1, end) === 'hello') return $n1(method, path, host);
+  if (end === 5 && path.slice(1, end) === 'user') return $n2(method, path, host);
+  if (end === 7 && path.slice(1, end) === 'photos') return $n3(method, path, host);
+  if (end === 8 && path.slice(1, end) === 'animals') return $n4(method, path, host);
+  if (end === 10 && path.slice(1, end) === 'dashboard') return $n5(method, path, host);
+  if (end === 6 && path.slice(1, end) === 'admin') return $n6(method, path, host);
+  if (end === 4 && path.slice(1, end) === 'api') return $n7(method, path, host);
   return undefined;
 }
 
@@ -283,7 +283,7 @@ function $n7(method: string, path: string, host: string): MatchHit | undefined {
 }
 
 function $p0(path: string): Params | undefined {
-  if (!path.startsWith('/hello')) return undefined;
+  if (path.slice(0, 6) !== '/hello') return undefined;
   let v1: string | undefined;
   let e1 = 6;
   if (e1 < path.length) {
@@ -299,7 +299,7 @@ function $p0(path: string): Params | undefined {
 }
 
 function $p1(path: string): Params | undefined {
-  if (!path.startsWith('/user/')) return undefined;
+  if (path.slice(0, 6) !== '/user/') return undefined;
   let e1 = path.indexOf('/', 6);
   if (e1 === -1) e1 = path.length;
   const v1 = path.slice(6, e1);
@@ -309,12 +309,12 @@ function $p1(path: string): Params | undefined {
 }
 
 function $p2(path: string): Params | undefined {
-  if (!path.startsWith('/user/')) return undefined;
+  if (path.slice(0, 6) !== '/user/') return undefined;
   let e1 = path.indexOf('/', 6);
   if (e1 === -1) e1 = path.length;
   const v1 = path.slice(6, e1);
   if (v1 === '' || !$r0.test(v1)) return undefined;
-  if (!path.startsWith('/posts', e1)) return undefined;
+  if (path.slice(e1, e1 + 6) !== '/posts') return undefined;
   let v3: string | undefined;
   let e3 = e1 + 6;
   if (e3 < path.length) {
@@ -330,7 +330,7 @@ function $p2(path: string): Params | undefined {
 }
 
 function $p3(path: string): Params | undefined {
-  if (!path.startsWith('/photos/')) return undefined;
+  if (path.slice(0, 8) !== '/photos/') return undefined;
   let e1 = path.indexOf('/', 8);
   if (e1 === -1) e1 = path.length;
   if (!isWordIn(path, 8, e1)) return undefined;
@@ -339,16 +339,16 @@ function $p3(path: string): Params | undefined {
 }
 
 function $p4(path: string): Params | undefined {
-  if (!path.startsWith('/photos/')) return undefined;
+  if (path.slice(0, 8) !== '/photos/') return undefined;
   let e1 = path.indexOf('/', 8);
   if (e1 === -1) e1 = path.length;
   if (!isWordIn(path, 8, e1)) return undefined;
-  if (path.length !== e1 + 5 || !path.startsWith('/edit', e1)) return undefined;
+  if (path.length !== e1 + 5 || path.slice(e1, e1 + 5) !== '/edit') return undefined;
   return [path.slice(8, e1)];
 }
 
 function $p5(path: string): Params | undefined {
-  if (!path.startsWith('/photos/')) return undefined;
+  if (path.slice(0, 8) !== '/photos/') return undefined;
   let e1 = path.indexOf('/', 8);
   if (e1 === -1) e1 = path.length;
   if (!isWordIn(path, 8, e1)) return undefined;
@@ -357,7 +357,7 @@ function $p5(path: string): Params | undefined {
 }
 
 function $p6(path: string): Params | undefined {
-  if (!path.startsWith('/photos/')) return undefined;
+  if (path.slice(0, 8) !== '/photos/') return undefined;
   let e1 = path.indexOf('/', 8);
   if (e1 === -1) e1 = path.length;
   if (!isWordIn(path, 8, e1)) return undefined;
@@ -366,7 +366,7 @@ function $p6(path: string): Params | undefined {
 }
 
 function $p7(path: string): Params | undefined {
-  if (!path.startsWith('/animals/view')) return undefined;
+  if (path.slice(0, 13) !== '/animals/view') return undefined;
   let v1: string | undefined;
   let e1 = 13;
   if (e1 < path.length) {
@@ -386,7 +386,7 @@ function $p8(path: string, host: string): Params | undefined {
 }
 
 function $p9(path: string): Params | undefined {
-  if (!path.startsWith('/admin/users/')) return undefined;
+  if (path.slice(0, 13) !== '/admin/users/') return undefined;
   let e1 = path.indexOf('/', 13);
   if (e1 === -1) e1 = path.length;
   const v1 = path.slice(13, e1);
@@ -396,7 +396,7 @@ function $p9(path: string): Params | undefined {
 }
 
 function $p10(path: string): Params | undefined {
-  if (!path.startsWith('/api/photos/')) return undefined;
+  if (path.slice(0, 12) !== '/api/photos/') return undefined;
   let e1 = path.indexOf('/', 12);
   if (e1 === -1) e1 = path.length;
   const v1 = path.slice(12, e1);

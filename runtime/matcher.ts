@@ -69,7 +69,8 @@ export function matchSegments(
   for (let k = 0; k < program.length; k++) {
     const step = program[k]!;
     if (typeof step === 'string') {
-      if (!path.startsWith(step, pos)) return undefined;
+      // A slice compared with `===` costs less than `startsWith` in V8.
+      if (path.slice(pos, pos + step.length) !== step) return undefined;
       pos += step.length;
       continue;
     }
@@ -265,7 +266,7 @@ function nodeFor(root: MatchNode, path: string): MatchNode {
     let child: MatchNode | undefined;
     for (let k = 0; k < found.length; k++) {
       const { segment } = found[k]!;
-      if (segment.length === end - start && path.startsWith(segment, start)) {
+      if (segment.length === end - start && path.slice(start, end) === segment) {
         child = found[k]!.node;
         break;
       }

@@ -113,7 +113,7 @@ export function emitNodeFunctions(
           const test =
             segment === ''
               ? `end <= ${start}`
-              : `end === ${start + segment.length} && path.startsWith(${str(segment)}, ${start})`;
+              : `end === ${start + segment.length} && path.slice(${start}, end) === ${str(segment)}`;
           body.push(`if (${test}) return ${fn}(method, path, host);`);
         }
       } else {
