@@ -49,6 +49,7 @@ export function emitDynamic(
     const steps = route.domain || !inline ? undefined : segmentSteps(route);
     if (steps !== undefined) functions.push(emitPathFunction(name, steps, regex));
     else if (!inline) rows.push(emitRouteTest(route, testRegex));
+    else if (!route.domain && !route.match) functions.push(emitRegexFunction(name, route, regex));
     else {
       functions.push(
         `function ${name}(path: string, host: string): Params | undefined {\n  return testPath($tests.at(${rows.length}), path, host);\n}`,
@@ -69,6 +70,30 @@ export function emitDynamic(
     ],
     regexes,
   };
+}
+
+/**
+ * A route whose shape needs its regex (a parameter matching `/`, or several in one segment):
+ * its leading literal compared first, then one `exec`, whose groups are its parameters.
+ */
+function emitRegexFunction(
+  name: string,
+  route: RouteRecord,
+  regex: (source: string) => string,
+): string {
+  const head = route.tokens[0]?.kind === 'literal' ? route.tokens[0].text : '';
+  const groups = (new RegExp(`${route.regex}|`).exec('')?.length ?? 1) - 1;
+  const values = Array.from({ length: groups }, (_, i) => `decodeParam(m[${i + 1}])`);
+  return [
+    `function ${name}(path: string): Params | undefined {`,
+    ...(head === ''
+      ? []
+      : [`  if (path.slice(0, ${head.length}) !== ${str(head)}) return undefined;`]),
+    `  const m = ${regex(route.regex)}.exec(path);`,
+    '  if (m === null) return undefined;',
+    `  return [${values.join(', ')}];`,
+    '}',
+  ].join('\n');
 }
 
 /** A dynamic route as the tree's node functions try it. */
