@@ -13,14 +13,12 @@ import {
   isWordIn,
   parseTree,
   RouteList,
-  staticMap,
+  StaticPaths,
   templates,
   testedRoutes,
   testList,
   testPath,
   url as currentUrl,
-  verbHit,
-  verbsOf,
   walkTree,
 } from 'course-router';
 import type {
@@ -84,12 +82,13 @@ const $r0 = /^(?:[0-9]+)$/;
 const $r1 = /^(?:[a-z0-9-]+)$/;
 
 const $hit = hitList(
-  '[[0,[]],[4,[]],[5,[]],[7,[]],[11,["create"]],[6,[]],[10,["create"]],[12,[]],[14,[]],[16,[]],[17,[]],[18,[]]]',
+  '[0,[]]\n[4,[]]\n[5,[]]\n[7,[]]\n[11,["create"]]\n[6,[]]\n[10,["create"]]\n[12,[]]\n[14,[]]\n[16,[]]\n[17,[]]\n[18,[]]',
+  12,
   $routes,
 );
 
-const $static = staticMap(
-  '["/",["GET",0,"HEAD",0],"/contact",["GET",1,"HEAD",1,"POST",1],"/photos",["GET",2,"HEAD",2,"POST",3],"/photos/create",["DELETE",4,"GET",5,"HEAD",5,"PATCH",6,"PUT",6],"/animals",["GET",7,"HEAD",7],"/animals/save",["POST",8],"/status",["GET",9,"HEAD",9],"/limited",["GET",10,"HEAD",10],"/admin",["GET",11,"HEAD",11]]',
+const $static = new StaticPaths(
+  '{"verbs":[["GET","HEAD"],["GET","HEAD","POST"],["DELETE","GET","HEAD","PATCH","PUT"],["POST"]],"paths":["/",0,"/contact",5,"/photos",["GET",2,"HEAD",2,"POST",3],"/photos/create",["DELETE",4,"GET",5,"HEAD",5,"PATCH",6,"PUT",6],"/animals",28,"/animals/save",35,"/status",36,"/limited",40,"/admin",44]}',
 );
 
 const $dynamic: DynamicRoute[] = [
@@ -109,12 +108,6 @@ const $dynamic: DynamicRoute[] = [
 function match(method: string, path: string, host: string): MatchHit | undefined {
   const hit = matchStatic(method, path);
   return hit !== null ? hit : $n0(method, path, host);
-}
-
-/** The verbs a static path answers, or `undefined` when it is not one. */
-function staticVerbs(path: string): string[] | undefined {
-  const entry = $static.get(path);
-  return entry === undefined ? undefined : verbsOf(entry);
 }
 
 /** A static path's answer; `null` when the path is not one of them. */
@@ -187,7 +180,7 @@ function allowed(path: string, host: string): string[] {
   $tree ??= parseTree(
     '{"c":{"hello":{"t":[0]},"user":{"t":[1,2]},"photos":{"t":[3,4,5,6]},"animals":{"t":[7]},"dashboard":{"t":[8]},"admin":{"t":[9]},"api":{"t":[10]}},"t":[]}',
   );
-  return staticVerbs(path) ?? allowedIn($tree, $dynamic, path, host);
+  return $static.verbs(path) ?? allowedIn($tree, $dynamic, path, host);
 }
 
 function $n0(method: string, path: string, host: string): MatchHit | undefined {

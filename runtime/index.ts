@@ -10,17 +10,8 @@ export { removeParam, toRoute } from './redirect.js';
 export { MemoryStore } from './store/memory.js';
 export { buildUrl } from './url.js';
 export { decodeParam } from './path.js';
-export {
-  RouteList,
-  Rows,
-  hitList,
-  staticMap,
-  templates,
-  testList,
-  verbHit,
-  verbsOf,
-} from './table-data.js';
-export type { RouteRow, StackRow, StaticEntry } from './table-data.js';
+export { RouteList, Rows, hitList, StaticPaths, templates, testList } from './table-data.js';
+export type { RouteRow, StackRow } from './table-data.js';
 export { CourseRequest, LoadedRoute } from './request.js';
 export { CourseResponse } from './response.js';
 export { HttpException, MethodNotAllowedHttpException, NotFoundHttpException } from './errors.js';

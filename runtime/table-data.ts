@@ -194,50 +194,69 @@ export class RouteList {
   }
 }
 
-/** A static path's answers: `[verb, hit, verb, hit, …]` (`'*'`: every verb). */
-export type StaticEntry = readonly (string | number)[];
+/**
+ * The answers of static paths, in a `Map` (a request's path is a new string, which a `Map`
+ * hashes once). Stored `{ verbs, paths: [path, answer, …] }`: an answer is `hit × sets + set`
+ * when every verb of the path (`verbs[set]`) has the one hit, else `[verb, hit, …]`; `'*'`
+ * stands for every verb.
+ */
+export class StaticPaths {
+  readonly #verbs: readonly (readonly string[])[];
+  readonly #paths = new Map<string, number | readonly (string | number)[]>();
+
+  constructor(json: string) {
+    const data = JSON.parse(json) as {
+      verbs: string[][];
+      paths: (string | number | (string | number)[])[];
+    };
+    this.#verbs = data.verbs;
+    const paths = data.paths;
+    for (let i = 0; i < paths.length; i += 2) {
+      this.#paths.set(paths[i] as string, paths[i + 1] as number | (string | number)[]);
+    }
+  }
+
+  /** The hit of `method` on `path`; `undefined`: not for this verb; `null`: not a static path. */
+  find(path: string, method: string): number | undefined | null {
+    const answer = this.#paths.get(path);
+    if (answer === undefined) return null;
+    if (typeof answer === 'number') {
+      const sets = this.#verbs.length;
+      const verbs = this.#verbs[answer % sets]!;
+      return verbs.includes(method) || verbs.includes('*') ? Math.floor(answer / sets) : undefined;
+    }
+    let any: number | undefined;
+    for (let i = 0; i < answer.length; i += 2) {
+      const verb = answer[i];
+      if (verb === method) return answer[i + 1] as number;
+      if (verb === '*') any = answer[i + 1] as number;
+    }
+    return any;
+  }
+
+  /** The verbs `path` answers, or `undefined` when it is not a static path. */
+  verbs(path: string): string[] | undefined {
+    const answer = this.#paths.get(path);
+    if (answer === undefined) return undefined;
+    if (typeof answer === 'number') return [...this.#verbs[answer % this.#verbs.length]!];
+    return answer.filter((_, i) => i % 2 === 0) as string[];
+  }
+}
 
 /**
- * The answers of static paths, stored `[path, entry, path, entry, …]`, in a `Map` (a request's
- * path is a new string, which a `Map` hashes once).
+ * The hits of static paths, stored one `[route, params]` row per line (`null`: an absent
+ * parameter), each read and built when first returned.
  */
-export function staticMap(json: string): Map<string, StaticEntry> {
-  const data = JSON.parse(json) as (string | StaticEntry)[];
-  const map = new Map<string, StaticEntry>();
-  for (let i = 0; i < data.length; i += 2) map.set(data[i] as string, data[i + 1] as StaticEntry);
-  return map;
-}
-
-/** The hit of `method` (or of every verb) in a static path's answers. */
-export function verbHit(entry: StaticEntry, method: string): number | undefined {
-  let any: number | undefined;
-  for (let i = 0; i < entry.length; i += 2) {
-    const verb = entry[i];
-    if (verb === method) return entry[i + 1] as number;
-    if (verb === '*') any = entry[i + 1] as number;
-  }
-  return any;
-}
-
-/** The verbs of a static path's answers. */
-export function verbsOf(entry: StaticEntry): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < entry.length; i += 2) out.push(entry[i] as string);
-  return out;
-}
-
-/** The hits of static paths (`[route, params]` rows), each built when first returned. */
-export function hitList(json: string, routes: RouteList): (index: number) => MatchHit {
-  const rows = JSON.parse(json) as [route: number, params: (string | null)[]][];
-  const hits = new Array<MatchHit | undefined>(rows.length);
-  return (index) => {
-    let hit = hits[index];
-    if (hit === undefined) {
-      const [route, params] = rows[index]!;
-      hit = hits[index] = { route: routes.at(route), params: params.map((p) => p ?? undefined) };
-    }
-    return hit;
-  };
+export function hitList(
+  rows: string,
+  count: number,
+  routes: RouteList,
+): (index: number) => MatchHit {
+  const hits = new Rows(rows, count, ([route, params]: [number, (string | null)[]]): MatchHit => ({
+    route: routes.at(route),
+    params: params.map((p) => p ?? undefined),
+  }));
+  return (index) => hits.at(index);
 }
 
 /**

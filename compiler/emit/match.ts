@@ -40,15 +40,15 @@ export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): 
   const useTree = plan.statics.size <= STATIC_TREE_MAX;
   const staticTree = useTree
     ? emitStaticTree(leaves, functions)
-    : `const entry = $static.get(path);
-if (entry === undefined) return null;
-const index = verbHit(entry, method);
-return index === undefined ? undefined : $hit(index);`;
+    : `const index = $static.find(path, method);
+return index === null || index === undefined ? index : $hit(index);`;
   return [
     code(`const $tests = testList(${str(dynamic.tests[0])}, ${str(dynamic.tests[1])});`),
     printed(dynamic.regexes.join('\n')),
-    code(`const $hit = hitList(${str(JSON.stringify(hits.map(hitRow)))}, $routes);`),
-    code(`const $static = staticMap(${str(JSON.stringify(staticData(plan, hitOf)))});`),
+    code(
+      `const $hit = hitList(${str(hits.map((hit) => JSON.stringify(hitRow(hit))).join('\n'))}, ${hits.length}, $routes);`,
+    ),
+    code(`const $static = new StaticPaths(${str(JSON.stringify(staticData(plan, hitOf)))});`),
     inline
       ? {
           kind: 'list',
@@ -63,12 +63,6 @@ return index === undefined ? undefined : $hit(index);`;
     code(`function match(method: string, path: string, host: string): MatchHit | undefined {
   const hit = matchStatic(method, path);
   return hit !== null ? hit : ${inline ? '$n0(method, path, host)' : 'walkTree($tree, $tests, $routes, method, path, host)'};
-}
-
-/** The verbs a static path answers, or \`undefined\` when it is not one. */
-function staticVerbs(path: string): string[] | undefined {
-  const entry = $static.get(path);
-  return entry === undefined ? undefined : verbsOf(entry);
 }
 
 /** A static path's answer; \`null\` when the path is not one of them. */
@@ -86,12 +80,12 @@ let $tree: MatchNode | undefined;
 
 function allowed(path: string, host: string): string[] {
   $tree ??= parseTree(${treeJson});
-  return staticVerbs(path) ?? allowedIn($tree, $dynamic, path, host);
+  return $static.verbs(path) ?? allowedIn($tree, $dynamic, path, host);
 }`
     : `const $tree = parseTree(${treeJson});
 
 function allowed(path: string, host: string): string[] {
-  return staticVerbs(path) ?? allowedIn($tree, ($dynamic ??= testedRoutes($tests)), path, host);
+  return $static.verbs(path) ?? allowedIn($tree, ($dynamic ??= testedRoutes($tests)), path, host);
 }`
 }`),
     ...[...nodes.functions, ...nodes.tables, ...dynamic.functions].map((text) =>
@@ -152,14 +146,28 @@ function hitRow(hit: PlannedHit): [number, (string | null)[]] {
   return [hit.route, hit.params.map((p) => p ?? null)];
 }
 
-/** Static path → verb → hit, for the runtime's \`staticMap\`: \`[path, [verb, hit, …], …]\`. */
-function staticData(plan: MatcherPlan, hitOf: (hit: PlannedHit) => number): unknown[] {
-  const out: unknown[] = [];
+/**
+ * Static path → verb → hit, for the runtime's \`StaticPaths\`: a path whose verbs share one hit
+ * is written \`hit × sets + set\` (its verbs one of \`verbs\`), else \`[verb, hit, …]\`.
+ */
+function staticData(
+  plan: MatcherPlan,
+  hitOf: (hit: PlannedHit) => number,
+): { verbs: string[][]; paths: unknown[] } {
+  const sets = new Map<string, number>();
+  const verbs: string[][] = [];
+  for (const entry of plan.statics.values()) {
+    const key = [...entry.keys()].join(' ');
+    if (!sets.has(key)) sets.set(key, verbs.push([...entry.keys()]) - 1);
+  }
+  const paths: unknown[] = [];
   for (const [path, entry] of plan.statics) {
-    out.push(
+    const answers = [...entry].map(([verb, hit]) => [verb, hitOf(hit)] as const);
+    const one = answers.every(([, hit]) => hit === answers[0]![1]);
+    paths.push(
       path,
-      [...entry].flatMap(([verb, hit]) => [verb, hitOf(hit)]),
+      one ? answers[0]![1] * verbs.length + sets.get([...entry.keys()].join(' '))! : answers.flat(),
     );
   }
-  return out;
+  return { verbs, paths };
 }
