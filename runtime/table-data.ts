@@ -17,15 +17,16 @@ import type {
 
 /**
  * A route as stored: verbs (a position in the verb lists), URL, name (`0`: none), callback (a
- * closure's position, or `[class, method]`), parameter count, stack (middleware and exception
- * handlers, a position in the shared list), domain (`0`: none), source file (a position),
- * line, column, and the handler label (`0`: `closure <file>:<line>`).
+ * closure's position, or `-1 - k` for the `k`th of the methods), parameter count, stack
+ * (middleware and exception handlers, a position in the shared list), domain (`0`: none),
+ * source file (a position), line, column, and the handler label (`0`: the usual one,
+ * `closure <file>:<line>` or the method's).
  */
 export type RouteRow = readonly [
   verbs: number,
   url: string,
   name: string | 0,
-  call: number | readonly [klass: number, method: string],
+  call: number,
   arity: number,
   stack: number,
   domain: string | 0,
@@ -90,6 +91,7 @@ export class RouteList {
   readonly #rows: Rows<RouteEntry>;
   readonly #verbs: readonly (readonly string[])[];
   readonly #files: readonly string[];
+  readonly #methods: readonly (readonly [klass: number, method: string, label: string])[];
   readonly #stacks: readonly [
     readonly MiddlewareEntry[],
     readonly Instantiable<HandlerInstance>[],
@@ -110,7 +112,9 @@ export class RouteList {
       verbs: string[][];
       files: string[];
       stacks: StackRow[];
+      methods: [number, string, string][];
     };
+    this.#methods = data.methods;
     this.length = data.count;
     this.#rows = new Rows(rows, data.count, (row: RouteRow) => this.#build(row));
     this.#verbs = data.verbs;
@@ -141,7 +145,12 @@ export class RouteList {
       methods: this.#verbs[verbs]!,
       url,
       name: name === 0 ? undefined : name,
-      handler: label === 0 ? `closure ${path.slice(path.lastIndexOf('/') + 1)}:${line}` : label,
+      handler:
+        label !== 0
+          ? label
+          : call < 0
+            ? this.#methods[-1 - call]![2]
+            : `closure ${path.slice(path.lastIndexOf('/') + 1)}:${line}`,
       call: this.#caller(call, arity),
       middleware,
       handlers,
@@ -155,12 +164,12 @@ export class RouteList {
     type Fn = (...args: (string | undefined)[]) => unknown;
     let fn: (self: unknown) => Fn;
     let self: () => unknown;
-    if (typeof call === 'number') {
+    if (call >= 0) {
       const closure = this.#closures[call] as Fn;
       fn = () => closure;
       self = () => undefined;
     } else {
-      const [klass, method] = call;
+      const [klass, method] = this.#methods[-1 - call]!;
       const Class = this.#classes[klass] as unknown as new () => Record<string, Fn>;
       fn = (instance) => (instance as Record<string, Fn>)[method]!;
       self = () => new Class();
@@ -260,12 +269,16 @@ export function hitList(
 }
 
 /**
- * Route tests as stored: `{ count, regexes: [[source, flags], …] }` and one test per line, a
- * regex in a test written as its position + 1 (a host, a path, a URL regex, or a parameter
- * check in a program). Each test is read when first tried.
+ * Route tests as stored: `{ count, verbs, regexes: [[source, flags], …] }` and one test per
+ * line, its verbs and regexes written as their position + 1 (`0`: every verb, or none). Each
+ * test is read when first tried.
  */
 export function testList(json: string, rows: string): Rows<RouteTest> {
-  const data = JSON.parse(json) as { count: number; regexes: [string, string][] };
+  const data = JSON.parse(json) as {
+    count: number;
+    verbs: string[][];
+    regexes: [string, string][];
+  };
   const regexes = data.regexes.map(([source, flags]) => new RegExp(source, flags));
   const regex = (n: number): RegExp => regexes[n - 1]!;
   return new Rows(
@@ -273,7 +286,7 @@ export function testList(json: string, rows: string): Rows<RouteTest> {
     data.count,
     ([route, verbs, host, path, url, urlParams, captures]: StoredTest): RouteTest => [
       route,
-      verbs,
+      verbs === 0 ? 0 : data.verbs[verbs - 1]!,
       typeof host === 'number' && host !== 0 ? regex(host) : host,
       typeof path === 'number'
         ? regex(path)
@@ -291,7 +304,7 @@ export function testList(json: string, rows: string): Rows<RouteTest> {
 
 type StoredTest = [
   route: number,
-  verbs: string[] | 0,
+  verbs: number,
   host: string | number,
   path: number | (string | [0 | 1, number])[],
   url: number,

@@ -24,6 +24,14 @@ export function emitDynamic(
   const functions: string[] = [];
   const rows: unknown[] = [];
   const testRegexes: [string, string][] = [];
+  const verbSets: string[][] = [];
+  const verbSetIndex = new Map<string, number>();
+  // Verb lists of the data rows, by position + 1 (`0`: every verb).
+  const verbSet = (verbs: string[]): number => {
+    let index = verbSetIndex.get(verbs.join(' '));
+    if (index === undefined) verbSetIndex.set(verbs.join(' '), (index = verbSets.push(verbs)));
+    return index;
+  };
   const testRegexIndex = new Map<string, number>();
   // Regexes of the data rows, by position + 1 (`0` means none), each checked here.
   const testRegex = (source: string, flags = ''): number => {
@@ -48,13 +56,13 @@ export function emitDynamic(
     const name = `$p${k}`;
     const steps = route.domain || !inline ? undefined : segmentSteps(route);
     if (steps !== undefined) functions.push(emitPathFunction(name, steps, regex));
-    else if (!inline) rows.push(emitRouteTest(route, testRegex));
+    else if (!inline) rows.push(emitRouteTest(route, testRegex, verbSet));
     else if (!route.domain && !route.match) functions.push(emitRegexFunction(name, route, regex));
     else {
       functions.push(
         `function ${name}(path: string, host: string): Params | undefined {\n  return testPath($tests.at(${rows.length}), path, host);\n}`,
       );
-      rows.push(emitRouteTest(route, testRegex));
+      rows.push(emitRouteTest(route, testRegex, verbSet));
     }
     const verbs = route.verbs.includes('*')
       ? undefined
@@ -65,7 +73,7 @@ export function emitDynamic(
     tried,
     functions,
     tests: [
-      JSON.stringify({ count: rows.length, regexes: testRegexes }),
+      JSON.stringify({ count: rows.length, verbs: verbSets, regexes: testRegexes }),
       rows.map((row) => JSON.stringify(row)).join('\n'),
     ],
     regexes,
@@ -176,10 +184,11 @@ export function emitNodeFunctions(
 function emitRouteTest(
   route: RouteRecord,
   regex: (source: string, flags?: string) => number,
+  verbSet: (verbs: string[]) => number,
 ): unknown[] {
   const verbs = route.verbs.includes('*')
     ? 0
-    : [...new Set([...route.verbs, ...(accepts(route, 'HEAD') ? ['HEAD'] : [])])];
+    : verbSet([...new Set([...route.verbs, ...(accepts(route, 'HEAD') ? ['HEAD'] : [])])]);
   const host = !route.domain
     ? 0
     : route.domain.params.length

@@ -19,6 +19,8 @@ export function emitTable(
   const verbIndex = new Map<string, number>();
   const files: string[] = [];
   const fileIndex = new Map<string, number>();
+  const methods: [number, string, string][] = [];
+  const methodIndex = new Map<string, number>();
   const indexOf = <T>(map: Map<string, number>, list: T[], key: string, value: T): number => {
     let index = map.get(key);
     if (index === undefined) map.set(key, (index = list.push(value) - 1));
@@ -44,24 +46,33 @@ export function emitTable(
       stackIndex.set(stack, (position = stacks.push(JSON.parse(stack)) - 1));
     const [file, line, column] = formatLocation(route.source, app.root).split(/:(?=\d+:\d+$)|:/);
     const handler = route.handler;
+    const label =
+      handler.kind === 'closure' ? `closure ${file!.split('/').pop()}:${line}` : route.handlerLabel;
+    const call =
+      handler.kind === 'closure'
+        ? closureAt.get(handler.closure)!
+        : -1 -
+          indexOf(methodIndex, methods, JSON.stringify([classOf(handler), handler.method, label]), [
+            classOf(handler),
+            handler.method,
+            label,
+          ]);
     return [
       indexOf(verbIndex, verbSets, route.verbs.join(' '), route.verbs),
       route.url,
       route.name ?? 0,
-      handler.kind === 'closure'
-        ? closureAt.get(handler.closure)!
-        : [classOf(handler), handler.method],
+      call,
       arity(route),
       position,
       route.domain?.pattern ?? 0,
       indexOf(fileIndex, files, file!, file!),
       Number(line),
       Number(column),
-      // The usual label of a closure is made again from the file and line.
-      route.handlerLabel === `closure ${file!.split('/').pop()}:${line}` ? 0 : route.handlerLabel,
+      // The usual label (`closure file:line`, or the method's) is made again at run time.
+      route.handlerLabel === label ? 0 : route.handlerLabel,
     ];
   });
-  const data = { count: rows.length, verbs: verbSets, files, stacks };
+  const data = { count: rows.length, verbs: verbSets, files, stacks, methods };
   const lines = rows.map((row) => JSON.stringify(row)).join('\n');
   return [
     list('const $classes = [', classes),
