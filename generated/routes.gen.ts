@@ -68,7 +68,7 @@ const $classes = [$c3, $c4, $c5, $c6, $c7, $c8, $c9];
 
 const $routes = new RouteList(
   '{"count":21,"verbs":[["GET"],["GET","POST"],["POST"],["PUT","PATCH"],["DELETE"]],"files":["fixtures/app/routes.ts","fixtures/app/routers/admin.ts","fixtures/app/routers/api.ts"],"stacks":[[[],[0]],[[[5,["admin"]]],[]],[[],[6]]],"methods":[[1,"show","UserController@show"],[1,"posts","UserController@posts"],[2,"contact","HomeController@contact"],[3,"index","PhotoController@index"],[3,"create","PhotoController@create"],[3,"store","PhotoController@store"],[3,"show","PhotoController@show"],[3,"edit","PhotoController@edit"],[3,"update","PhotoController@update"],[3,"destroy","PhotoController@destroy"],[4,"getIndex","AnimalController@getIndex"],[4,"getView","AnimalController@getView"],[4,"postSave","AnimalController@postSave"],[2,"dashboard","HomeController@dashboard"]]}',
-  '[0,"/","home",0,0,0,0,0,10,10,0]\n[0,"/hello/{name?}","hello",1,1,0,0,0,11,10,0]\n[0,"/user/{id}","user.show",-1,1,0,0,0,13,10,0]\n[0,"/user/{id}/posts/{slug?}","user.posts",-2,2,0,0,0,14,10,0]\n[1,"/contact","contact",-3,0,0,0,0,18,10,0]\n[0,"/photos","photos.index",-4,0,0,0,0,19,10,0]\n[0,"/photos/create","photos.create",-5,0,0,0,0,19,10,0]\n[2,"/photos","photos.store",-6,0,0,0,0,19,10,0]\n[0,"/photos/{id}","photos.show",-7,1,0,0,0,19,10,0]\n[0,"/photos/{id}/edit","photos.edit",-8,1,0,0,0,19,10,0]\n[3,"/photos/{id}","photos.update",-9,1,0,0,0,19,10,0]\n[4,"/photos/{id}","photos.destroy",-10,1,0,0,0,19,10,0]\n[0,"/animals","animals.index",-11,0,0,0,0,20,10,0]\n[0,"/animals/view/{id?}","animals.view",-12,1,0,0,0,20,10,0]\n[2,"/animals/save","animals.save",-13,0,0,0,0,20,10,0]\n[0,"/dashboard","account.dashboard",2,1,0,"{account}.localhost",0,23,12,0]\n[0,"/status",0,3,0,0,0,0,28,10,0]\n[0,"/limited","limited",4,0,0,0,0,31,10,0]\n[0,"/admin","admin.dashboard",-14,0,1,0,1,4,10,0]\n[0,"/admin/users/{id}","admin.users.show",-1,1,1,0,1,5,10,0]\n[0,"/api/photos/{id}","api.photo",-7,1,2,0,2,5,10,0]',
+  '[0,"/",0,10,10,0,0,0,"home"]\n[0,"/hello/{name?}",1,11,10,0,1,0,"hello"]\n[0,"/user/{id}",-1,13,10,0,1,0,"user.show"]\n[0,"/user/{id}/posts/{slug?}",-2,14,10,0,2,0,"user.posts"]\n[1,"/contact",-3,18,10,0,0,0,"contact"]\n[0,"/photos",-4,19,10,0,0,0,"photos.index"]\n[0,"/photos/create",-5,19,10,0,0,0,"photos.create"]\n[2,"/photos",-6,19,10,0,0,0,"photos.store"]\n[0,"/photos/{id}",-7,19,10,0,1,0,"photos.show"]\n[0,"/photos/{id}/edit",-8,19,10,0,1,0,"photos.edit"]\n[3,"/photos/{id}",-9,19,10,0,1,0,"photos.update"]\n[4,"/photos/{id}",-10,19,10,0,1,0,"photos.destroy"]\n[0,"/animals",-11,20,10,0,0,0,"animals.index"]\n[0,"/animals/view/{id?}",-12,20,10,0,1,0,"animals.view"]\n[2,"/animals/save",-13,20,10,0,0,0,"animals.save"]\n[0,"/dashboard",2,23,12,0,1,0,"account.dashboard","{account}.localhost"]\n[0,"/status",3,28,10]\n[0,"/limited",4,31,10,0,0,0,"limited"]\n[0,"/admin",-14,4,10,1,0,1,"admin.dashboard"]\n[0,"/admin/users/{id}",-1,5,10,1,1,1,"admin.users.show"]\n[0,"/api/photos/{id}",-7,5,10,2,1,2,"api.photo"]',
   $closures,
   $classes,
 );
@@ -82,7 +82,7 @@ const $r0 = /^(?:[0-9]+)$/;
 const $r1 = /^(?:[a-z0-9-]+)$/;
 
 const $hit = hitList(
-  '[0,[]]\n[4,[]]\n[5,[]]\n[7,[]]\n[11,["create"]]\n[6,[]]\n[10,["create"]]\n[12,[]]\n[14,[]]\n[16,[]]\n[17,[]]\n[18,[]]',
+  '0\n4\n5\n7\n[11,["create"]]\n6\n[10,["create"]]\n12\n14\n16\n17\n18',
   12,
   $routes,
 );

@@ -16,24 +16,24 @@ import type {
 } from './types.js';
 
 /**
- * A route as stored: verbs (a position in the verb lists), URL, name (`0`: none), callback (a
- * closure's position, or `-1 - k` for the `k`th of the methods), parameter count, stack
- * (middleware and exception handlers, a position in the shared list), domain (`0`: none),
- * source file (a position), line, column, and the handler label (`0`: the usual one,
- * `closure <file>:<line>` or the method's).
+ * A route as stored: verbs (a position in the verb lists), URL, callback (a closure's
+ * position, or `-1 - k` for the `k`th of the methods), source line and column, source file (a
+ * position), parameter count, stack (middleware and exception handlers, a position in the
+ * shared list), name (`0`: none), domain (`0`: none), and the handler label (`0`: the usual
+ * one, `closure <file>:<line>` or the method's). Fields left out at the end are `0`.
  */
 export type RouteRow = readonly [
   verbs: number,
   url: string,
-  name: string | 0,
   call: number,
-  arity: number,
-  stack: number,
-  domain: string | 0,
-  file: number,
   line: number,
   column: number,
-  label: string | 0,
+  file?: number,
+  arity?: number,
+  stack?: number,
+  name?: string | 0,
+  domain?: string | 0,
+  label?: string | 0,
 ];
 
 /** Middleware (`[class, args]`) and exception handlers (classes) shared by routes. */
@@ -138,7 +138,8 @@ export class RouteList {
   }
 
   #build(row: RouteRow): RouteEntry {
-    const [verbs, url, name, call, arity, stack, domain, file, line, column, label] = row;
+    const [verbs, url, call, line, column, file = 0, arity = 0, stack = 0] = row;
+    const [name = 0, domain = 0, label = 0] = row.slice(8) as (string | 0)[];
     const [middleware, handlers] = this.#stacks[stack]!;
     const path = this.#files[file]!;
     return {
@@ -254,17 +255,18 @@ export class StaticPaths {
 
 /**
  * The hits of static paths, stored one `[route, params]` row per line (`null`: an absent
- * parameter), each read and built when first returned.
+ * parameter; a route alone when it has none), each read and built when first returned.
  */
 export function hitList(
   rows: string,
   count: number,
   routes: RouteList,
 ): (index: number) => MatchHit {
-  const hits = new Rows(rows, count, ([route, params]: [number, (string | null)[]]): MatchHit => ({
-    route: routes.at(route),
-    params: params.map((p) => p ?? undefined),
-  }));
+  const hits = new Rows(rows, count, (row: number | [number, (string | null)[]]): MatchHit =>
+    typeof row === 'number'
+      ? { route: routes.at(row), params: [] }
+      : { route: routes.at(row[0]), params: row[1].map((p) => p ?? undefined) },
+  );
   return (index) => hits.at(index);
 }
 

@@ -142,8 +142,8 @@ function verbSelect(entry: Map<string, PlannedHit>, hitOf: (hit: PlannedHit) => 
 }
 
 /** A hit as the runtime's \`hitList\` reads it: route and parameters (\`null\`: absent). */
-function hitRow(hit: PlannedHit): [number, (string | null)[]] {
-  return [hit.route, hit.params.map((p) => p ?? null)];
+function hitRow(hit: PlannedHit): number | [number, (string | null)[]] {
+  return hit.params.length === 0 ? hit.route : [hit.route, hit.params.map((p) => p ?? null)];
 }
 
 /**

@@ -57,20 +57,23 @@ export function emitTable(
             handler.method,
             label,
           ]);
-    return [
+    const row = [
       indexOf(verbIndex, verbSets, route.verbs.join(' '), route.verbs),
       route.url,
-      route.name ?? 0,
       call,
-      arity(route),
-      position,
-      route.domain?.pattern ?? 0,
-      indexOf(fileIndex, files, file!, file!),
       Number(line),
       Number(column),
+      indexOf(fileIndex, files, file!, file!),
+      arity(route),
+      position,
+      route.name ?? 0,
+      route.domain?.pattern ?? 0,
       // The usual label (`closure file:line`, or the method's) is made again at run time.
       route.handlerLabel === label ? 0 : route.handlerLabel,
     ];
+    // Fields left out at the end are 0.
+    while (row.at(-1) === 0) row.pop();
+    return row;
   });
   const data = { count: rows.length, verbs: verbSets, files, stacks, methods };
   const lines = rows.map((row) => JSON.stringify(row)).join('\n');
