@@ -3,7 +3,8 @@
  * and straight-line code.
  */
 import { decodeParam } from './path.js';
-import type { RouteList, Rows } from './table-data.js';
+import type { RouteList } from './data/routes.js';
+import type { Rows } from './data/rows.js';
 import type { HandlerInstance, Instantiable, MatchHit, Params } from './types.js';
 
 /** A group with exception handlers: its prefix regex, host, and handlers. */

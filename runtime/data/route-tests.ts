@@ -1,0 +1,52 @@
+import type { RouteTest } from '../matcher.js';
+import type { UrlPart } from '../types.js';
+import { Rows } from './rows.js';
+
+/**
+ * Route tests as stored: `{ count, verbs, regexes: [[source, flags], …] }` and one test per
+ * line, its verbs and regexes written as their position + 1 (`0`: every verb, or none). Each
+ * test is read when first tried.
+ */
+export function testList(json: string, rows: string): Rows<RouteTest> {
+  const data = JSON.parse(json) as {
+    count: number;
+    verbs: string[][];
+    regexes: [string, string][];
+  };
+  const regexes = data.regexes.map(([source, flags]) => new RegExp(source, flags));
+  const regex = (n: number): RegExp => regexes[n - 1]!;
+  return new Rows(
+    rows,
+    data.count,
+    ([route, verbs, host, path, url, urlParams, captures]: StoredTest): RouteTest => [
+      route,
+      verbs === 0 ? 0 : data.verbs[verbs - 1]!,
+      typeof host === 'number' && host !== 0 ? regex(host) : host,
+      typeof path === 'number'
+        ? regex(path)
+        : path.map((step) =>
+            typeof step === 'string'
+              ? step
+              : ([step[0], step[1] === 0 ? 0 : regex(step[1])] as const),
+          ),
+      url === 0 ? 0 : regex(url),
+      urlParams,
+      captures,
+    ],
+  );
+}
+
+type StoredTest = [
+  route: number,
+  verbs: number,
+  host: string | number,
+  path: number | (string | [0 | 1, number])[],
+  url: number,
+  urlParams: number,
+  captures: number,
+];
+/** URL templates by name, in an object with no prototype. */
+export function templates(json: string): Readonly<Record<string, readonly UrlPart[]>> {
+  const out = Object.create(null) as Record<string, readonly UrlPart[]>;
+  return Object.assign(out, JSON.parse(json) as Record<string, readonly UrlPart[]>);
+}
