@@ -4,7 +4,7 @@ import { str } from './_print.js';
 import type { TreeNode } from './dynamic-tree.js';
 import { regexLiteral } from './match.js';
 import { emitPathFunction } from './path-code.js';
-import { segmentSteps } from './segments.js';
+import { codeSteps, segmentSteps } from './segments.js';
 
 /**
  * The dynamic routes' path tests: straight-line code for the common shapes, the runtime's
@@ -54,7 +54,7 @@ export function emitDynamic(
   };
   const tried = tested.map((route, k): TriedRoute => {
     const name = `$p${k}`;
-    const steps = route.domain || !inline ? undefined : segmentSteps(route);
+    const steps = route.domain || !inline ? undefined : codeSteps(route);
     if (steps !== undefined) functions.push(emitPathFunction(name, steps, regex));
     else if (!inline) rows.push(emitRouteTest(route, testRegex, verbSet));
     else if (!route.domain && !route.match) functions.push(emitRegexFunction(name, route, regex));

@@ -27,6 +27,20 @@ export function emitPathFunction(
       pending += step.text;
       return;
     }
+    if (step.kind === 'rest') {
+      // Last: a `/`, then anything but a line break (what `.` matches), to the end.
+      lines.push(
+        pending === ''
+          ? `if (path.charCodeAt(${print(at)}) !== 47) return undefined;`
+          : `if (${lacks(`${pending}/`, at)}) return undefined;`,
+        `const v${i} = path.slice(${print(plus(at, pending.length + 1))});`,
+        `if (${step.empty ? '' : `v${i} === '' || `}${regex(LINE_BREAK)}.test(v${i})) return undefined;`,
+        `return [${[...values, `decodeParam(v${i})`].join(', ')}];`,
+      );
+      pending = '';
+      at = { variable: undefined, offset: -1 };
+      return;
+    }
     if (step.optional) {
       if (pending !== '') lines.push(`if (${lacks(pending, at)}) return undefined;`);
       at = plus(at, pending.length);
@@ -81,6 +95,7 @@ export function emitPathFunction(
     }
     at = { variable: end, offset: 0 };
   });
+  if (at.offset === -1) return wrap(name, lines);
   const end = plus(at, pending.length);
   lines.push(
     pending === ''
@@ -88,6 +103,10 @@ export function emitPathFunction(
       : `if (path.length !== ${print(end)} || ${lacks(pending, at)}) return undefined;`,
   );
   lines.push(`return [${values.join(', ')}];`);
+  return wrap(name, lines);
+}
+
+function wrap(name: string, lines: readonly string[]): string {
   return [
     `function ${name}(path: string): Params | undefined {`,
     ...lines.map((line) => `  ${line}`),
@@ -96,6 +115,9 @@ export function emitPathFunction(
 }
 
 // --- internal ---
+
+/** What `.` does not match: a value with one of these is not the rest of the path. */
+const LINE_BREAK = String.raw`[\n\r\u2028\u2029]`;
 
 function plus(at: Position, offset: number): Position {
   return { variable: at.variable, offset: at.offset + offset };

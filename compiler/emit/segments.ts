@@ -6,14 +6,19 @@ const DEFAULT_REGEX = '\\w+';
 export type SegmentStep =
   | { kind: 'literal'; text: string }
   /** `check`: the anchored regex source, `undefined` for the default `\w+`. */
-  | { kind: 'param'; optional: boolean; check: string | undefined };
+  | { kind: 'param'; optional: boolean; check: string | undefined }
+  /** A last parameter written `.*` or `.+`: the rest of the path after a `/`. */
+  | { kind: 'rest'; empty: boolean };
+
+/** The steps the runtime's `matchSegments` also reads. */
+export type SimpleStep = Exclude<SegmentStep, { kind: 'rest' }>;
 
 /**
  * A route's path as a program of segment steps, when its shape allows (every parameter a
  * whole segment after a `/`, none able to match `/`, optional ones only at the end): cheaper
  * than a regex, allocating only the values. `undefined` when the regex is needed.
  */
-export function segmentSteps(route: RouteRecord): SegmentStep[] | undefined {
+export function segmentSteps(route: RouteRecord): SimpleStep[] | undefined {
   if (route.match || !isSimple(route.tokens)) return undefined;
   return route.tokens.map((token) =>
     token.kind === 'literal'
@@ -24,6 +29,20 @@ export function segmentSteps(route: RouteRecord): SegmentStep[] | undefined {
           check: token.regex === DEFAULT_REGEX ? undefined : `^(?:${token.regex})$`,
         },
   );
+}
+
+/**
+ * Like `segmentSteps`, also for a route whose last parameter takes the rest of the path
+ * (`{path}` with `.*` or `.+`, after a `/`), as generated code tests it.
+ */
+export function codeSteps(route: RouteRecord): SegmentStep[] | undefined {
+  const simple = segmentSteps(route);
+  if (simple !== undefined || route.match) return simple;
+  const last = route.tokens.at(-1);
+  if (last?.kind !== 'param' || last.optional || last.separator !== '/') return undefined;
+  if (last.regex !== '.*' && last.regex !== '.+') return undefined;
+  const head = segmentSteps({ ...route, tokens: route.tokens.slice(0, -1) });
+  return head && [...head, { kind: 'rest', empty: last.regex === '.*' }];
 }
 
 // --- internal ---
