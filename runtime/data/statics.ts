@@ -1,32 +1,46 @@
+import { segmentHash } from '../matcher.js';
 import type { MatchHit } from '../types.js';
 import type { RouteList } from './routes.js';
 import { Rows } from './rows.js';
 
+type Answer = number | readonly (string | number)[];
+
 /**
- * The answers of static paths, in a `Map` (a request's path is a new string, which a `Map`
- * hashes once). Stored `{ verbs, paths: [path, answer, …] }`: an answer is `hit × sets + set`
- * when every verb of the path (`verbs[set]`) has the one hit, else `[verb, hit, …]`; `'*'`
- * stands for every verb.
+ * The answers of static paths, found by a hash of the path computed in JavaScript (`Map.get`
+ * with a request's new string would first have V8 hash it in a runtime call, which costs more
+ * than the whole lookup), then one comparison. Stored `{ verbs, paths: [path, answer, …] }`: an
+ * answer is `hit × sets + set` when every verb of the path (`verbs[set]`) has the one hit, else
+ * `[verb, hit, …]`; `'*'` stands for every verb.
  */
 export class StaticPaths {
   readonly #verbs: readonly (readonly string[])[];
-  readonly #paths = new Map<string, number | readonly (string | number)[]>();
+  readonly #paths: readonly string[];
+  readonly #answers: readonly Answer[];
+  /** Hash → position, or positions when paths share a hash. */
+  readonly #byHash = new Map<number, number | number[]>();
 
   constructor(json: string) {
-    const data = JSON.parse(json) as {
-      verbs: string[][];
-      paths: (string | number | (string | number)[])[];
-    };
+    const data = JSON.parse(json) as { verbs: string[][]; paths: (string | Answer)[] };
     this.#verbs = data.verbs;
-    const paths = data.paths;
-    for (let i = 0; i < paths.length; i += 2) {
-      this.#paths.set(paths[i] as string, paths[i + 1] as number | (string | number)[]);
+    const paths: string[] = [];
+    const answers: Answer[] = [];
+    for (let i = 0; i < data.paths.length; i += 2) {
+      const path = data.paths[i] as string;
+      const position = paths.push(path) - 1;
+      answers.push(data.paths[i + 1] as Answer);
+      const hash = segmentHash(path, 0, path.length);
+      const found = this.#byHash.get(hash);
+      if (found === undefined) this.#byHash.set(hash, position);
+      else if (typeof found === 'number') this.#byHash.set(hash, [found, position]);
+      else found.push(position);
     }
+    this.#paths = paths;
+    this.#answers = answers;
   }
 
   /** The hit of `method` on `path`; `undefined`: not for this verb; `null`: not a static path. */
   find(path: string, method: string): number | undefined | null {
-    const answer = this.#paths.get(path);
+    const answer = this.#answer(path);
     if (answer === undefined) return null;
     if (typeof answer === 'number') {
       const sets = this.#verbs.length;
@@ -44,12 +58,23 @@ export class StaticPaths {
 
   /** The verbs `path` answers, or `undefined` when it is not a static path. */
   verbs(path: string): string[] | undefined {
-    const answer = this.#paths.get(path);
+    const answer = this.#answer(path);
     if (answer === undefined) return undefined;
     if (typeof answer === 'number') return [...this.#verbs[answer % this.#verbs.length]!];
     return answer.filter((_, i) => i % 2 === 0) as string[];
   }
+
+  #answer(path: string): Answer | undefined {
+    const found = this.#byHash.get(segmentHash(path, 0, path.length));
+    if (found === undefined) return undefined;
+    if (typeof found === 'number')
+      return this.#paths[found] === path ? this.#answers[found] : undefined;
+    for (const position of found)
+      if (this.#paths[position] === path) return this.#answers[position];
+    return undefined;
+  }
 }
+
 /**
  * The hits of static paths, stored one `[route, params]` row per line (`null`: an absent
  * parameter; a route alone when it has none), each read and built when first returned.
