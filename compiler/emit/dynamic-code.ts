@@ -1,5 +1,6 @@
 import { accepts } from '../plan.js';
 import type { RouteRecord } from '../types.js';
+import { Interned } from './_intern.js';
 import { str } from './_print.js';
 import type { TreeNode } from './dynamic-tree.js';
 import { regexLiteral } from './match.js';
@@ -23,23 +24,13 @@ export function emitDynamic(
 } {
   const functions: string[] = [];
   const rows: unknown[] = [];
-  const testRegexes: [string, string][] = [];
-  const verbSets: string[][] = [];
-  const verbSetIndex = new Map<string, number>();
-  // Verb lists of the data rows, by position + 1 (`0`: every verb).
-  const verbSet = (verbs: string[]): number => {
-    let index = verbSetIndex.get(verbs.join(' '));
-    if (index === undefined) verbSetIndex.set(verbs.join(' '), (index = verbSets.push(verbs)));
-    return index;
-  };
-  const testRegexIndex = new Map<string, number>();
-  // Regexes of the data rows, by position + 1 (`0` means none), each checked here.
+  // Verb lists and regexes of the data rows, by position + 1 (`0`: every verb, or none).
+  const verbSets = new Interned<string[]>();
+  const verbSet = (verbs: string[]): number => verbSets.add(verbs) + 1;
+  const testRegexes = new Interned<[string, string]>();
   const testRegex = (source: string, flags = ''): number => {
     new RegExp(source, flags);
-    const id = `${flags}/${source}`;
-    let index = testRegexIndex.get(id);
-    if (index === undefined) testRegexIndex.set(id, (index = testRegexes.push([source, flags])));
-    return index;
+    return testRegexes.add([source, flags]) + 1;
   };
   const regexNames = new Map<string, string>();
   const regexes: string[] = [];
@@ -73,7 +64,7 @@ export function emitDynamic(
     tried,
     functions,
     tests: [
-      JSON.stringify({ count: rows.length, verbs: verbSets, regexes: testRegexes }),
+      JSON.stringify({ count: rows.length, verbs: verbSets.values, regexes: testRegexes.values }),
       rows.map((row) => JSON.stringify(row)).join('\n'),
     ],
     regexes,

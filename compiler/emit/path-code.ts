@@ -11,7 +11,7 @@ interface Position {
  * A route's path test as straight-line code: literals compared where they must be,
  * each parameter found with one `indexOf`, checked where it lies, and sliced only once the
  * whole path matched. Returns the parameter values, or `undefined`; nothing is allocated on a
- * miss. `regex` names the module constant holding an anchored regex.
+ * miss. `regex` names the module constant holding a regex.
  */
 export function emitPathFunction(
   name: string,
@@ -22,6 +22,7 @@ export function emitPathFunction(
   const values: string[] = [];
   let at: Position = { variable: undefined, offset: 0 };
   let pending = '';
+  let ended = false;
   steps.forEach((step, i) => {
     if (step.kind === 'literal') {
       pending += step.text;
@@ -38,7 +39,7 @@ export function emitPathFunction(
         `return [${[...values, `decodeParam(v${i})`].join(', ')}];`,
       );
       pending = '';
-      at = { variable: undefined, offset: -1 };
+      ended = true;
       return;
     }
     if (step.optional) {
@@ -95,7 +96,7 @@ export function emitPathFunction(
     }
     at = { variable: end, offset: 0 };
   });
-  if (at.offset === -1) return wrap(name, lines);
+  if (ended) return wrap(name, lines);
   const end = plus(at, pending.length);
   lines.push(
     pending === ''

@@ -2,6 +2,7 @@ import { formatLocation } from '../errors.js';
 import type { ClassImport, CompiledApp, RouteRecord } from '../types.js';
 import { code, printed, type Chunk } from './_chunk.js';
 import type { EmitContext } from './_context.js';
+import { Interned } from './_intern.js';
 import { fits, str } from './_print.js';
 
 /**
@@ -15,35 +16,18 @@ export function emitTable(
   closureOrder: readonly number[],
 ): Chunk[] {
   const closureAt = new Map(closureOrder.map((id, position) => [id, position]));
-  const verbSets: string[][] = [];
-  const verbIndex = new Map<string, number>();
-  const files: string[] = [];
-  const fileIndex = new Map<string, number>();
-  const methods: [number, string, string][] = [];
-  const methodIndex = new Map<string, number>();
-  const indexOf = <T>(map: Map<string, number>, list: T[], key: string, value: T): number => {
-    let index = map.get(key);
-    if (index === undefined) map.set(key, (index = list.push(value) - 1));
-    return index;
-  };
-  const classes: string[] = [];
-  const classIndex = new Map<string, number>();
-  const classOf = (ref: { class: ClassImport }): number => {
-    const local = context.classLocal(ref.class);
-    let index = classIndex.get(local);
-    if (index === undefined) classIndex.set(local, (index = classes.push(local) - 1));
-    return index;
-  };
-  const stacks: unknown[] = [];
-  const stackIndex = new Map<string, number>();
+  const verbSets = new Interned<string[]>();
+  const files = new Interned<string>();
+  const methods = new Interned<[number, string, string]>();
+  const classes = new Interned<string>();
+  const stacks = new Interned<unknown>();
+  const classOf = (ref: { class: ClassImport }): number =>
+    classes.add(context.classLocal(ref.class));
   const rows = app.routes.map((route) => {
-    const stack = JSON.stringify([
+    const stack = stacks.add([
       route.middleware.map((m) => [classOf(m), m.args]),
       route.handlers.map(classOf),
     ]);
-    let position = stackIndex.get(stack);
-    if (position === undefined)
-      stackIndex.set(stack, (position = stacks.push(JSON.parse(stack)) - 1));
     const [file, line, column] = formatLocation(route.source, app.root).split(/:(?=\d+:\d+$)|:/);
     const handler = route.handler;
     const label =
@@ -51,21 +35,16 @@ export function emitTable(
     const call =
       handler.kind === 'closure'
         ? closureAt.get(handler.closure)!
-        : -1 -
-          indexOf(methodIndex, methods, JSON.stringify([classOf(handler), handler.method, label]), [
-            classOf(handler),
-            handler.method,
-            label,
-          ]);
+        : -1 - methods.add([classOf(handler), handler.method, label]);
     const row = [
-      indexOf(verbIndex, verbSets, route.verbs.join(' '), route.verbs),
+      verbSets.add(route.verbs),
       route.url,
       call,
       Number(line),
       Number(column),
-      indexOf(fileIndex, files, file!, file!),
+      files.add(file!),
       arity(route),
-      position,
+      stack,
       route.name ?? 0,
       route.domain?.pattern ?? 0,
       // The usual label (`closure file:line`, or the method's) is made again at run time.
@@ -75,10 +54,16 @@ export function emitTable(
     while (row.at(-1) === 0) row.pop();
     return row;
   });
-  const data = { count: rows.length, verbs: verbSets, files, stacks, methods };
+  const data = {
+    count: rows.length,
+    verbs: verbSets.values,
+    files: files.values,
+    stacks: stacks.values,
+    methods: methods.values,
+  };
   const lines = rows.map((row) => JSON.stringify(row)).join('\n');
   return [
-    list('const $classes = [', classes),
+    list('const $classes = [', classes.values),
     code(
       `const $routes = new RouteList(${str(JSON.stringify(data))}, ${str(lines)}, $closures, $classes);`,
     ),

@@ -1,0 +1,16 @@
+/**
+ * A list of distinct values, each added once and then referred to by its position: how the
+ * generated tables share verb lists, files, classes, stacks and regexes between rows.
+ */
+export class Interned<T> {
+  readonly values: T[] = [];
+  readonly #positions = new Map<string, number>();
+
+  /** The position of `value` (equal values by their JSON), added if new. */
+  add(value: T): number {
+    const key = JSON.stringify(value);
+    let position = this.#positions.get(key);
+    if (position === undefined) this.#positions.set(key, (position = this.values.push(value) - 1));
+    return position;
+  }
+}
