@@ -14,28 +14,23 @@ type Answer = number | readonly (string | number)[];
  */
 export class StaticPaths {
   readonly #verbs: readonly (readonly string[])[];
-  readonly #paths: readonly string[];
-  readonly #answers: readonly Answer[];
-  /** Hash → position, or positions when paths share a hash. */
+  /** `[path, answer, path, answer, …]` as stored. */
+  readonly #entries: readonly (string | Answer)[];
+  /** Hash → position of the path in `#entries`, or positions when paths share a hash. */
   readonly #byHash = new Map<number, number | number[]>();
 
   constructor(json: string) {
     const data = JSON.parse(json) as { verbs: string[][]; paths: (string | Answer)[] };
     this.#verbs = data.verbs;
-    const paths: string[] = [];
-    const answers: Answer[] = [];
-    for (let i = 0; i < data.paths.length; i += 2) {
-      const path = data.paths[i] as string;
-      const position = paths.push(path) - 1;
-      answers.push(data.paths[i + 1] as Answer);
+    this.#entries = data.paths;
+    for (let position = 0; position < data.paths.length; position += 2) {
+      const path = data.paths[position] as string;
       const hash = segmentHash(path, 0, path.length);
       const found = this.#byHash.get(hash);
       if (found === undefined) this.#byHash.set(hash, position);
       else if (typeof found === 'number') this.#byHash.set(hash, [found, position]);
       else found.push(position);
     }
-    this.#paths = paths;
-    this.#answers = answers;
   }
 
   /** The hit of `method` on `path`; `undefined`: not for this verb; `null`: not a static path. */
@@ -67,14 +62,18 @@ export class StaticPaths {
   #answer(path: string): Answer | undefined {
     const found = this.#byHash.get(segmentHash(path, 0, path.length));
     if (found === undefined) return undefined;
-    if (typeof found === 'number')
-      return this.#paths[found] === path ? this.#answers[found] : undefined;
-    for (const position of found)
-      if (this.#paths[position] === path) return this.#answers[position];
+    if (typeof found === 'number') return this.#at(found, path);
+    for (const position of found) {
+      const answer = this.#at(position, path);
+      if (answer !== undefined) return answer;
+    }
     return undefined;
   }
-}
 
+  #at(position: number, path: string): Answer | undefined {
+    return this.#entries[position] === path ? (this.#entries[position + 1] as Answer) : undefined;
+  }
+}
 /**
  * The hits of static paths, stored one `[route, params]` row per line (`null`: an absent
  * parameter; a route alone when it has none), each read and built when first returned.
