@@ -104,10 +104,13 @@ function route(context: RequestContext, depth: number): Outcome | Promise<Outcom
   const host = table.usesHost ? request.getHost() : '';
   const hit = table.match(request.method, request.path, host);
   if (hit === undefined) {
-    if (table.errorRedirect !== undefined && table.allowed(request.path, host).length === 0) {
+    const allowed = table.allowed(request.path, host);
+    if (allowed.length === 0 && table.errorRedirect !== undefined) {
       return response.redirect(table.errorRedirect, 302);
     }
-    throw miss(table, request.path, host);
+    throw allowed.length === 0
+      ? new NotFoundHttpException()
+      : new MethodNotAllowedHttpException(allowed);
   }
   request.loaded = hit;
   const longest = options.maxParamLength ?? MAX_PARAM_LENGTH;
@@ -214,13 +217,6 @@ async function fail(error: unknown, context: RequestContext, depth: number): Pro
     }
   }
   return statusResponse(error, options, request);
-}
-
-function miss(table: RouteTable, path: string, host: string): HttpException {
-  const allowed = table.allowed(path, host);
-  return allowed.length === 0
-    ? new NotFoundHttpException()
-    : new MethodNotAllowedHttpException(allowed);
 }
 
 function statusResponse(
