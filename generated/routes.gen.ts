@@ -178,7 +178,7 @@ let $tree: MatchNode | undefined;
 
 function allowed(path: string, host: string): string[] {
   $tree ??= parseTree(
-    '{"c":{"hello":{"t":[0]},"user":{"t":[1,2]},"photos":{"t":[3,4,5,6]},"animals":{"t":[7]},"dashboard":{"t":[8]},"admin":{"t":[9]},"api":{"t":[10]}},"t":[]}',
+    '{"t":[],"c":[[99162322,"hello",{"t":[0]}],[3599307,"user",{"t":[1,2]}],[-989034367,"photos",{"t":[3,4,5,6]}],[-856935945,"animals",{"t":[7]}],[-1047860588,"dashboard",{"t":[8]}],[92668751,"admin",{"t":[9]}],[96794,"api",{"t":[10]}]]}',
   );
   return $static.verbs(path) ?? allowedIn($tree, $dynamic, path, host);
 }

@@ -130,25 +130,25 @@ export interface MatchChild {
 }
 
 /**
- * Parses the generated tree. Children are found by a hash of the segment computed in place,
- * so a request's segment is neither copied out of the path nor looked up as a property (which
- * would search V8's table of every string the process holds); a segment never reaches a
- * prototype.
+ * Parses the generated tree, whose segment hashes were computed at build time. A request's
+ * segment is hashed in place (`segmentHash`), so it is neither copied out of the path nor looked
+ * up as a property (which would search V8's table of every string the process holds); a
+ * segment never reaches a prototype.
  */
 export function parseTree(json: string): MatchNode {
   return toNode(JSON.parse(json) as TreeJson);
 }
 
+/** A stored node: its tests, and its children with the hash of their segment. */
 interface TreeJson {
-  c?: Record<string, TreeJson>;
   t: number[];
+  c?: [hash: number, segment: string, child: TreeJson][];
 }
 
 function toNode(json: TreeJson): MatchNode {
   if (json.c === undefined) return { c: undefined, t: json.t };
   const children = new Map<number, MatchChild[]>();
-  for (const [segment, child] of Object.entries(json.c)) {
-    const hash = segmentHash(segment, 0, segment.length);
+  for (const [hash, segment, child] of json.c) {
     const list = children.get(hash);
     const entry = { segment, node: toNode(child) };
     if (list === undefined) children.set(hash, [entry]);

@@ -1,3 +1,4 @@
+import { segmentHash } from '../../runtime/matcher.js';
 import type { RouteRecord } from '../types.js';
 
 // At or below this many routes a list of tests beats another level of the tree.
@@ -21,6 +22,20 @@ export function buildTree(
   position: (route: number) => number,
 ): TreeNode {
   return level(routes, [...list], 0, position);
+}
+
+/**
+ * The tree as the runtime's `parseTree` reads it: `{ t, c: [[hash, segment, child], …] }`, each
+ * child with the hash of its segment computed here, so loading the module does not.
+ */
+export function treeData(node: TreeNode): unknown {
+  if (node.c === undefined) return { t: node.t };
+  const children = Object.entries(node.c).map(([segment, child]) => [
+    segmentHash(segment, 0, segment.length),
+    segment,
+    treeData(child),
+  ]);
+  return { t: node.t, c: children };
 }
 
 // --- internal ---

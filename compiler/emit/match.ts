@@ -3,7 +3,7 @@ import type { RouteRecord } from '../types.js';
 import { code, printed, type Chunk } from './_chunk.js';
 import { fits, str, strings } from './_print.js';
 import { emitDynamic, emitNodeFunctions } from './dynamic-code.js';
-import { buildTree } from './dynamic-tree.js';
+import { buildTree, treeData } from './dynamic-tree.js';
 import { emitStaticTree, type StaticLeaf } from './static-tree.js';
 
 /**
@@ -33,7 +33,7 @@ export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): 
   const inline = tested.length <= INLINE_MAX;
   const dynamic = emitDynamic(tested, inline);
   const nodes = inline ? emitNodeFunctions(tree, dynamic.tried) : { functions: [], tables: [] };
-  const treeJson = str(JSON.stringify(tree));
+  const treeJson = str(JSON.stringify(treeData(tree)));
   const functions: string[] = [];
   // A decision tree answers a few static paths fastest; past that, its code grows beyond what
   // V8 keeps hot, and one lookup in a table wins.
