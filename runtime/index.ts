@@ -45,9 +45,7 @@ export type * from './dsl/types.js';
 export {
   allowedIn,
   handlersOf,
-  isWord,
   isWordIn,
-  matchSegments,
   parseTree,
   testedRoutes,
   testPath,

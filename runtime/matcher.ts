@@ -14,12 +14,10 @@ export type HandlerGroup = readonly [
   handlers: readonly Instantiable<HandlerInstance>[],
 ];
 
-/** Whether `value` is one or more `\w` characters (`[A-Za-z0-9_]`), the default parameter rule. */
-export function isWord(value: string): boolean {
-  return isWordIn(value, 0, value.length);
-}
-
-/** Whether `text` from `start` to `end` is one or more `\w` characters, read in place. */
+/**
+ * Whether `text` from `start` to `end` is one or more `\w` characters (`[A-Za-z0-9_]`, the
+ * default parameter rule), read in place.
+ */
 export function isWordIn(text: string, start: number, end: number): boolean {
   if (end <= start) return false;
   for (let i = start; i < end; i++) {
@@ -52,7 +50,7 @@ function hostMatches(domain: RegExp | string | undefined, host: string): boolean
 
 /**
  * A route's path program for `matchSegments`: literal strings, and parameters as
- * `[optional, check]` where `check` is `isWord` or an anchored regex.
+ * `[optional, check]` where `check` is `0` (`\w+`, checked by `isWordIn`) or an anchored regex.
  */
 export type SegmentProgram = readonly (string | readonly [optional: 0 | 1, check: RegExp | 0])[];
 

@@ -32,17 +32,9 @@ export function emitDynamic(
     new RegExp(source, flags);
     return testRegexes.add([source, flags]) + 1;
   };
-  const regexNames = new Map<string, string>();
-  const regexes: string[] = [];
-  const regex = (source: string): string => {
-    let name = regexNames.get(source);
-    if (name === undefined) {
-      name = `$r${regexNames.size}`;
-      regexNames.set(source, name);
-      regexes.push(`const ${name} = ${regexLiteral(source)};`);
-    }
-    return name;
-  };
+  // Regexes of the generated code, hoisted to module constants `$r<position>`.
+  const codeRegexes = new Interned<string>();
+  const regex = (source: string): string => `$r${codeRegexes.add(source)}`;
   const tried = tested.map((route, k): TriedRoute => {
     const name = `$p${k}`;
     const steps = route.domain || !inline ? undefined : codeSteps(route);
@@ -67,7 +59,7 @@ export function emitDynamic(
       JSON.stringify({ count: rows.length, verbs: verbSets.values, regexes: testRegexes.values }),
       rows.map((row) => JSON.stringify(row)).join('\n'),
     ],
-    regexes,
+    regexes: codeRegexes.values.map((source, k) => `const $r${k} = ${regexLiteral(source)};`),
   };
 }
 

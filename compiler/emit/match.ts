@@ -1,6 +1,7 @@
 import type { MatcherPlan, PlannedHit } from '../plan.js';
 import type { RouteRecord } from '../types.js';
 import { code, printed, type Chunk } from './_chunk.js';
+import { Interned } from './_intern.js';
 import { fits, str, strings } from './_print.js';
 import { emitDynamic, emitNodeFunctions } from './dynamic-code.js';
 import { buildTree, treeData } from './dynamic-tree.js';
@@ -14,14 +15,8 @@ import { emitStaticTree, type StaticLeaf } from './static-tree.js';
  */
 export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): Chunk[] {
   const tested = plan.dynamic.map((i) => routes[i]!);
-  const hits: PlannedHit[] = [];
-  const hitIndex = new Map<string, number>();
-  const hitOf = (hit: PlannedHit): number => {
-    const id = JSON.stringify(hit);
-    let index = hitIndex.get(id);
-    if (index === undefined) hitIndex.set(id, (index = hits.push(hit) - 1));
-    return index;
-  };
+  const hits = new Interned<PlannedHit>();
+  const hitOf = (hit: PlannedHit): number => hits.add(hit);
   const leaves: StaticLeaf[] = [...plan.statics].map(([path, entry]) => ({
     path,
     code: verbSelect(entry, hitOf),
@@ -46,7 +41,7 @@ return index === null || index === undefined ? index : $hit(index);`;
     code(`const $tests = testList(${str(dynamic.tests[0])}, ${str(dynamic.tests[1])});`),
     printed(dynamic.regexes.join('\n')),
     code(
-      `const $hit = hitList(${str(hits.map((hit) => JSON.stringify(hitRow(hit))).join('\n'))}, ${hits.length}, $routes);`,
+      `const $hit = hitList(${str(hits.values.map((hit) => JSON.stringify(hitRow(hit))).join('\n'))}, ${hits.values.length}, $routes);`,
     ),
     code(`const $static = new StaticPaths(${str(JSON.stringify(staticData(plan, hitOf)))});`),
     inline
