@@ -115,45 +115,18 @@ export class RouteList {
   }
 
   /** The callback called with exactly `arity` positional parameters. */
+  /** The callback called with exactly `arity` arguments, as the route's callback declares them. */
   #caller(call: RouteRow[3], arity: number): (params: Params) => unknown {
     type Fn = (...args: (string | undefined)[]) => unknown;
-    let fn: (self: unknown) => Fn;
-    let self: () => unknown;
+    // Matching gives exactly `arity` values; anything else is cut or padded.
+    const args = (p: Params): Params =>
+      p.length === arity ? p : Array.from({ length: arity }, (_, i) => p[i]);
     if (call >= 0) {
       const closure = this.#closures[call] as Fn;
-      fn = () => closure;
-      self = () => undefined;
-    } else {
-      const [klass, method] = this.#methods[-1 - call]!;
-      const Class = this.#classes[klass] as unknown as new () => Record<string, Fn>;
-      fn = (instance) => (instance as Record<string, Fn>)[method]!;
-      self = () => new Class();
+      return (p) => closure(...args(p));
     }
-    // Exactly `arity` arguments, as the route's callback declares them.
-    switch (arity) {
-      case 0:
-        return () => {
-          const target = self();
-          return fn(target).call(target);
-        };
-      case 1:
-        return (p) => {
-          const target = self();
-          return fn(target).call(target, p[0]);
-        };
-      case 2:
-        return (p) => {
-          const target = self();
-          return fn(target).call(target, p[0], p[1]);
-        };
-      default:
-        return (p) => {
-          const target = self();
-          return fn(target).apply(
-            target,
-            Array.from({ length: arity }, (_, i) => p[i]),
-          );
-        };
-    }
+    const [klass, method] = this.#methods[-1 - call]!;
+    const Class = this.#classes[klass] as unknown as new () => Record<string, Fn>;
+    return (p) => new Class()[method]!(...args(p));
   }
 }
