@@ -40,25 +40,31 @@ export function createNodeHandler(
       },
       req,
     );
-    const failed = (error: unknown) => {
-      console.error('course: response failed:', error);
-      if (!res.headersSent) res.writeHead(500).end();
-      else res.destroy();
-    };
-    const deliver = (outcome: Outcome) => {
-      try {
-        send(outcome, res, head);
-      } catch (error) {
-        failed(error);
-      }
-    };
     const outcome = dispatch(table, options, request);
-    if (outcome instanceof Promise) outcome.then(deliver, failed);
-    else deliver(outcome);
+    if (!(outcome instanceof Promise)) return deliver(outcome, res, head);
+    outcome.then(
+      (done) => deliver(done, res, head),
+      (error: unknown) => failed(error, res),
+    );
   };
 }
 
 // --- internal ---
+
+/** Sends the outcome; a failure while sending ends the response, never the process. */
+function deliver(outcome: Outcome, res: ServerResponse, head: boolean): void {
+  try {
+    send(outcome, res, head);
+  } catch (error) {
+    failed(error, res);
+  }
+}
+
+function failed(error: unknown, res: ServerResponse): void {
+  console.error('course: response failed:', error);
+  if (!res.headersSent) res.writeHead(500).end();
+  else res.destroy();
+}
 
 function send(outcome: Outcome, res: ServerResponse, head: boolean): void {
   if (outcome instanceof Response) return sendFetchResponse(outcome, res, head);
