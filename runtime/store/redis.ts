@@ -34,8 +34,9 @@ type Scripted = Redis & {
 
 /**
  * State shared by every process through Redis. Policy when Redis is unreachable: no crash and
- * no queue; each call waits at most `timeout` ms, then this process's fallback store answers
- * (limits still hold, per process) until Redis answers again.
+ * no queue; each call waits at most `timeout` ms (also for the first connection, right after
+ * start), then this process's fallback store answers (limits still hold, per process) until
+ * Redis answers again.
  */
 export class RedisStore implements Store {
   readonly client: Scripted;
@@ -44,6 +45,9 @@ export class RedisStore implements Store {
   readonly #timeout: number;
   readonly #onStateChange: (state: 'down' | 'up', error?: unknown) => void;
   #down = false;
+  /** Settles when the first connection attempt ends, ready or failed. */
+  readonly #firstAttempt: Promise<void>;
+  #attempted = false;
 
   constructor(options: RedisStoreOptions = {}) {
     const redisOptions: RedisOptions = {
@@ -60,6 +64,14 @@ export class RedisStore implements Store {
     client.defineCommand('courseRepeat', { numberOfKeys: 1, lua: REPEAT });
     client.on('error', (error: unknown) => this.#state('down', error));
     client.on('ready', () => this.#state('up'));
+    this.#firstAttempt = new Promise((resolve) => {
+      const settle = () => {
+        this.#attempted = true;
+        resolve();
+      };
+      client.once('ready', settle);
+      client.once('error', settle);
+    });
     this.client = client as Scripted;
     this.#prefix = options.prefix ?? 'course:';
     this.#fallback = options.fallback ?? new MemoryStore();
@@ -86,6 +98,10 @@ export class RedisStore implements Store {
   }
 
   async #run(command: () => Promise<number>, fallback: () => Promise<boolean>): Promise<boolean> {
+    // A call right after start waits (at most `timeout`) for the first connection, so that
+    // instances share state from their first request, not only once Redis has answered.
+    if (!this.#attempted)
+      await withTimeout(this.#firstAttempt, this.#timeout).catch(() => undefined);
     if (this.client.status !== 'ready') {
       this.#state('down', new Error(`Redis connection is ${this.client.status}`));
       return fallback();
