@@ -22,6 +22,7 @@ import {
   walkTree,
 } from 'course-router';
 import type {
+  AnyUrlArgs,
   DynamicRoute,
   HandlerGroup,
   MatchHit,
@@ -29,7 +30,6 @@ import type {
   Params,
   ParamValue,
   Query,
-  UrlArgsOf,
 } from 'course-router';
 
 import { greeting as $i0 } from '../fixtures/app/app/greeting.js';
@@ -441,8 +441,57 @@ export interface AppRouteParams {
   'HomeController@dashboard': {};
 }
 
+/** The arguments after each route name, for `url()`. */
+export interface AppUrlArgs {
+  [name: string]: AnyUrlArgs;
+  home: [params?: {} | readonly ParamValue[] | null, query?: Query];
+  hello: [params?: { name?: ParamValue } | readonly ParamValue[] | null, query?: Query];
+  'user.show': [params: { id: ParamValue } | readonly ParamValue[], query?: Query];
+  'user.posts': [
+    params: { id: ParamValue; slug?: ParamValue } | readonly ParamValue[],
+    query?: Query,
+  ];
+  contact: [params?: {} | readonly ParamValue[] | null, query?: Query];
+  'photos.index': [params?: {} | readonly ParamValue[] | null, query?: Query];
+  'photos.create': [params?: {} | readonly ParamValue[] | null, query?: Query];
+  'photos.store': [params?: {} | readonly ParamValue[] | null, query?: Query];
+  'photos.show': [params: { id: ParamValue } | readonly ParamValue[], query?: Query];
+  'photos.edit': [params: { id: ParamValue } | readonly ParamValue[], query?: Query];
+  'photos.update': [params: { id: ParamValue } | readonly ParamValue[], query?: Query];
+  'photos.destroy': [params: { id: ParamValue } | readonly ParamValue[], query?: Query];
+  'animals.index': [params?: {} | readonly ParamValue[] | null, query?: Query];
+  'animals.view': [params?: { id?: ParamValue } | readonly ParamValue[] | null, query?: Query];
+  'animals.save': [params?: {} | readonly ParamValue[] | null, query?: Query];
+  'account.dashboard': [params: { account: ParamValue } | readonly ParamValue[], query?: Query];
+  limited: [params?: {} | readonly ParamValue[] | null, query?: Query];
+  'admin.dashboard': [params?: {} | readonly ParamValue[] | null, query?: Query];
+  'admin.users.show': [params: { id: ParamValue } | readonly ParamValue[], query?: Query];
+  'api.photo': [params: { id: ParamValue } | readonly ParamValue[], query?: Query];
+  'UserController@show': [params: { id: ParamValue } | readonly ParamValue[], query?: Query];
+  'UserController@posts': [
+    params: { id: ParamValue; slug?: ParamValue } | readonly ParamValue[],
+    query?: Query,
+  ];
+  'HomeController@contact': [params?: {} | readonly ParamValue[] | null, query?: Query];
+  'PhotoController@index': [params?: {} | readonly ParamValue[] | null, query?: Query];
+  'PhotoController@create': [params?: {} | readonly ParamValue[] | null, query?: Query];
+  'PhotoController@store': [params?: {} | readonly ParamValue[] | null, query?: Query];
+  'PhotoController@show': [params: { id: ParamValue } | readonly ParamValue[], query?: Query];
+  'PhotoController@edit': [params: { id: ParamValue } | readonly ParamValue[], query?: Query];
+  'PhotoController@update': [params: { id: ParamValue } | readonly ParamValue[], query?: Query];
+  'PhotoController@destroy': [params: { id: ParamValue } | readonly ParamValue[], query?: Query];
+  'AnimalController@getIndex': [params?: {} | readonly ParamValue[] | null, query?: Query];
+  'AnimalController@getView': [
+    params?: { id?: ParamValue } | readonly ParamValue[] | null,
+    query?: Query,
+  ];
+  'AnimalController@postSave': [params?: {} | readonly ParamValue[] | null, query?: Query];
+  'HomeController@dashboard': [params?: {} | readonly ParamValue[] | null, query?: Query];
+}
+
 declare module 'course-router' {
   interface RouteParams extends AppRouteParams {}
+  interface RouteArgs extends AppUrlArgs {}
 }
 
 const $handlerGroups: HandlerGroup[] = [
@@ -487,9 +536,9 @@ export default table;
 
 /** The URL of a named route of this app, checked by tsc; with no arguments, the current URL. */
 export function url(): string;
-export function url<N extends keyof AppRouteParams>(
-  name: N,
-  ...args: UrlArgsOf<AppRouteParams, N>
+export function url<K extends keyof AppRouteParams, N extends string = K>(
+  name: K,
+  ...args: AppUrlArgs[N]
 ): string;
 export function url(name?: string, params?: never, query?: Query): string {
   return name === undefined ? currentUrl() : buildUrl(table, name, params, query);

@@ -1,7 +1,7 @@
 import { requireContext } from './context.js';
 import type { CourseRequest } from './request.js';
 import type { CourseResponse } from './response.js';
-import { activeTable, buildUrl, currentUrl, type RouteName, type UrlArgs } from './url.js';
+import { activeTable, buildUrl, currentUrl, type RouteArgs, type RouteName } from './url.js';
 
 /**
  * The URL of a named route (`url('user.show', { id: 5 })`), of a `'Class@method'` callback,
@@ -10,7 +10,10 @@ import { activeTable, buildUrl, currentUrl, type RouteName, type UrlArgs } from 
  * @example url('user.show', { id: 5 }, { tab: 'posts' }) // '/user/5?tab=posts'
  */
 export function url(): string;
-export function url<N extends RouteName>(name: N, ...args: UrlArgs<N>): string;
+export function url<K extends RouteName, N extends string = K>(
+  name: K,
+  ...args: RouteArgs[N]
+): string;
 export function url(name?: string, ...args: unknown[]): string {
   if (name === undefined) return currentUrl();
   const table = activeTable();

@@ -32,7 +32,16 @@ export type {
   RouterBootManager,
   ResourceController,
 } from './interfaces.js';
-export type { RouteParams, RouteName, ParamValue, Query, UrlArgs, UrlArgsOf } from './url.js';
+export type {
+  AnyUrlArgs,
+  ParamValue,
+  Query,
+  RouteArgs,
+  RouteName,
+  RouteParams,
+  UrlArgs,
+  UrlArgsOf,
+} from './url.js';
 export type {
   MatchHit,
   MiddlewareEntry,

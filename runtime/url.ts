@@ -20,8 +20,7 @@ export type RouteName = keyof RouteParams;
 
 /**
  * The arguments after the name in a params interface `P`: parameters (required when the route
- * has required ones) or their values by position, then the query. Not distributive and with no
- * union of names to search, so tsc checks a call in constant time however many routes there are.
+ * has required ones) or their values by position, then the query.
  */
 export type UrlArgsOf<P, N extends keyof P> =
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
@@ -31,6 +30,19 @@ export type UrlArgsOf<P, N extends keyof P> =
 
 /** The arguments of `url(name, …)` for a route of the app. */
 export type UrlArgs<N extends RouteName> = UrlArgsOf<RouteParams, N>;
+
+/** What `url()` accepts after a name, whichever route it names. */
+export type AnyUrlArgs = [params?: object | readonly ParamValue[] | null, query?: Query];
+
+/**
+ * The arguments after each route name, as tuples. The generated module augments it. `url()`
+ * indexes it with a parameter constrained to `string` only, so while tsc infers a call it reads
+ * the index signature instead of the union of every route's arguments: a call costs the same
+ * however many routes the app has.
+ */
+export interface RouteArgs {
+  [name: string]: AnyUrlArgs;
+}
 
 /**
  * Builds the URL of a named route of `table`; throws naming what is unknown or missing. A route

@@ -4,8 +4,8 @@ import { key, str } from './_print.js';
 
 /**
  * URL templates by route name and by `'Class@method'` (the first route wins), and the
- * `RouteParams` interface that types `url()`: one property per name, so tsc checks a call
- * with one lookup however many routes the app has.
+ * interfaces that type `url()`: `AppRouteParams` (the names and their parameters) and
+ * `AppUrlArgs` (the arguments after each name, behind an index signature; see `RouteArgs`).
  */
 export function emitNames(app: CompiledApp): Chunk[] {
   const named = [...namedRoutes(app.routes)];
@@ -27,8 +27,18 @@ const hosts = templates(${str(JSON.stringify(hosts))});`),
       terminator: ';',
       entries: named.map(([name, route]) => ({ text: `  ${key(name)}: ${paramsType(route)}` })),
     },
+    {
+      kind: 'list',
+      open: '/** The arguments after each route name, for `url()`. */\nexport interface AppUrlArgs {\n  [name: string]: AnyUrlArgs;',
+      close: '}',
+      empty:
+        '/** The arguments after each route name, for `url()`. */\nexport interface AppUrlArgs {\n  [name: string]: AnyUrlArgs;\n}',
+      terminator: ';',
+      entries: named.map(([name, route]) => ({ text: `  ${key(name)}: ${argsType(route)}` })),
+    },
     code(`declare module 'course-router' {
   interface RouteParams extends AppRouteParams {}
+  interface RouteArgs extends AppUrlArgs {}
 }`),
   ];
 }
@@ -55,9 +65,21 @@ function template(tokens: readonly PatternToken[]): (string | [string, 0 | 1, st
   );
 }
 
+function routeParams(route: RouteRecord) {
+  return [...(route.domain?.params ?? []), ...route.params];
+}
+
 function paramsType(route: RouteRecord): string {
-  const params = [...(route.domain?.params ?? []), ...route.params];
+  const params = routeParams(route);
   if (params.length === 0) return '{}';
   const fields = params.map((p) => `${key(p.name)}${p.optional ? '?' : ''}: ParamValue`);
   return `{ ${fields.join('; ')} }`;
+}
+
+/** The `url()` arguments after the name: the parameters are required when one of them is. */
+function argsType(route: RouteRecord): string {
+  const params = paramsType(route);
+  return routeParams(route).some((p) => !p.optional)
+    ? `[params: ${params} | readonly ParamValue[], query?: Query]`
+    : `[params?: ${params} | readonly ParamValue[] | null, query?: Query]`;
 }

@@ -56,6 +56,8 @@ export const b: string = globalUrl('post', { post: 'x' }, { page: 2 });
 export const c: string = globalUrl('home');
 export const d: string = url('post', ['x', 'y']);
 export const e: string = url('Users@show', { id: 1 });
+export const f: string = url('home', null, { page: 1 });
+export const g: string = globalUrl('user.show', [7]);
 `,
     );
     const result = await tsc(dir);
@@ -63,7 +65,7 @@ export const e: string = url('Users@show', { id: 1 });
     expect(result.code).toBe(0);
   });
 
-  it('rejects a wrong parameter name, a missing parameter and an unknown route', async () => {
+  it('rejects a wrong parameter name, a missing parameter, an unknown route and a bad value', async () => {
     writeFile(
       dir,
       'uses.ts',
@@ -72,6 +74,7 @@ import { url } from './generated/routes.gen.js';
 export const a = url('user.show', { wrong: 1 });
 export const b = globalUrl('user.show');
 export const c = url('no.such.route');
+export const d = url('user.show', { id: {} });
 `,
     );
     const result = await tsc(dir);
@@ -83,5 +86,6 @@ export const c = url('no.such.route');
     expect(result.output).toMatch(
       /uses\.ts\(5,\d+\): error TS2345: Argument of type '"no.such.route"'/,
     );
+    expect(result.output).toMatch(/uses\.ts\(6,\d+\): error TS2322: Type '\{\}' is not assignable/);
   });
 });
