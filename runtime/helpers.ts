@@ -10,9 +10,9 @@ import { activeTable, buildUrl, currentUrl, type RouteArgs, type RouteName } fro
  * @example url('user.show', { id: 5 }, { tab: 'posts' }) // '/user/5?tab=posts'
  */
 export function url(): string;
-export function url<K extends RouteName, N extends string = K>(
+export function url<Names extends string = RouteName, K extends Names = Names>(
   name: K,
-  ...args: RouteArgs[N]
+  ...args: RouteArgs[K]
 ): string;
 export function url(name?: string, ...args: unknown[]): string {
   if (name === undefined) return currentUrl();

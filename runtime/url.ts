@@ -35,10 +35,11 @@ export type UrlArgs<N extends RouteName> = UrlArgsOf<RouteParams, N>;
 export type AnyUrlArgs = [params?: object | readonly ParamValue[] | null, query?: Query];
 
 /**
- * The arguments after each route name, as tuples. The generated module augments it. `url()`
- * indexes it with a parameter constrained to `string` only, so while tsc infers a call it reads
- * the index signature instead of the union of every route's arguments: a call costs the same
- * however many routes the app has.
+ * The arguments after each route name, as tuples; the generated module augments it. `url()`
+ * reaches it through `K extends Names extends string`, with `Names` defaulting to the app's
+ * route names: while tsc infers a call it sees `string` (one index signature) instead of the
+ * union of every name and every route's arguments, then checks the inferred name against the
+ * names. A call costs the same however many routes the app has.
  */
 export interface RouteArgs {
   [name: string]: AnyUrlArgs;
