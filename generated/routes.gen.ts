@@ -26,7 +26,6 @@ import type {
   DynamicRoute,
   HandlerGroup,
   MatchHit,
-  MatchNode,
   Params,
   ParamValue,
   Query,
@@ -88,7 +87,7 @@ const $hit = hitList(
 );
 
 const $static = new StaticPaths(
-  '{"verbs":[["GET","HEAD"],["GET","HEAD","POST"],["DELETE","GET","HEAD","PATCH","PUT"],["POST"]],"paths":["/",0,"/contact",5,"/photos",["GET",2,"HEAD",2,"POST",3],"/photos/create",["DELETE",4,"GET",5,"HEAD",5,"PATCH",6,"PUT",6],"/animals",28,"/animals/save",35,"/status",36,"/limited",40,"/admin",44]}',
+  '{"verbs":[["GET","HEAD"],["GET","HEAD","POST"],["DELETE","GET","HEAD","PATCH","PUT"],["POST"]],"paths":["/",0,"/contact",5,"/photos",["GET",2,"HEAD",2,"POST",3],"/photos/create",["DELETE",4,"GET",5,"HEAD",5,"PATCH",6,"PUT",6],"/animals",28,"/animals/save",35,"/status",36,"/limited",40,"/admin",44],"hashes":[47,1259233553,2068932976,-1960535429,-549228824,1986114628,-2129481503,483824267,1438238848]}',
 );
 
 const $dynamic: DynamicRoute[] = [
@@ -173,13 +172,13 @@ function matchStatic(method: string, path: string): MatchHit | undefined | null 
   return null;
 }
 
-// The tree as data, for `allowed` (unmatched requests only): parsed on first use.
-let $tree: MatchNode | undefined;
+// The tree as data, for `allowed` (unmatched requests only).
+const $tree = parseTree(
+  '[[],99162322,"hello",1,3599307,"user",2,-989034367,"photos",3,-856935945,"animals",4,-1047860588,"dashboard",5,92668751,"admin",6,96794,"api",7]\n[[0]]\n[[1,2]]\n[[3,4,5,6]]\n[[7]]\n[[8]]\n[[9]]\n[[10]]',
+  8,
+);
 
 function allowed(path: string, host: string): string[] {
-  $tree ??= parseTree(
-    '{"t":[],"c":[[99162322,"hello",{"t":[0]}],[3599307,"user",{"t":[1,2]}],[-989034367,"photos",{"t":[3,4,5,6]}],[-856935945,"animals",{"t":[7]}],[-1047860588,"dashboard",{"t":[8]}],[92668751,"admin",{"t":[9]}],[96794,"api",{"t":[10]}]]}',
-  );
   return $static.verbs(path) ?? allowedIn($tree, $dynamic, path, host);
 }
 

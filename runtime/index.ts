@@ -63,7 +63,9 @@ export {
 export type {
   DynamicRoute,
   HandlerGroup,
+  MatchChild,
   MatchNode,
+  MatchTree,
   RouteTest,
   SegmentProgram,
 } from './matcher.js';

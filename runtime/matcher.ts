@@ -4,7 +4,7 @@
  */
 import { decodeParam } from './path.js';
 import type { RouteList } from './data/routes.js';
-import type { Rows } from './data/rows.js';
+import { Rows } from './data/rows.js';
 import type { HandlerInstance, Instantiable, MatchHit, Params } from './types.js';
 
 /** A group with exception handlers: its prefix regex, host, and handlers. */
@@ -121,38 +121,47 @@ export interface MatchNode {
   readonly t: readonly number[];
 }
 
-/** A child node and the segment that leads to it. */
+/** A child node and the segment that leads to it: its row in the tree, the node once parsed. */
 export interface MatchChild {
   readonly segment: string;
-  readonly node: MatchNode;
+  readonly row: number;
+  node: MatchNode | undefined;
+}
+
+/** The dynamic-route tree: its nodes by row, each parsed on first visit, and its root. */
+export interface MatchTree {
+  readonly rows: Rows<MatchNode>;
+  root: MatchNode | undefined;
 }
 
 /**
- * Parses the generated tree, whose segment hashes were computed at build time. A request's
- * segment is hashed in place (`segmentHash`), so it is neither copied out of the path nor looked
- * up as a property (which would search V8's table of every string the process holds); a
- * segment never reaches a prototype.
+ * Reads the generated tree (`count` rows of `[tests, hash, segment, row, …]`, the root first),
+ * whose segment hashes were computed at build time. A request's segment is hashed in place
+ * (`segmentHash`), so it is neither copied out of the path nor looked up as a property (which
+ * would search V8's table of every string the process holds); a segment never reaches a
+ * prototype. Nodes are parsed as requests reach them: loading the module parses none.
  */
-export function parseTree(json: string): MatchNode {
-  return toNode(JSON.parse(json) as TreeJson);
+export function parseTree(text: string, count: number): MatchTree {
+  return { rows: new Rows(text, count, toNode), root: undefined };
 }
 
-/** A stored node: its tests, and its children with the hash of their segment. */
-interface TreeJson {
-  t: number[];
-  c?: [hash: number, segment: string, child: TreeJson][];
-}
+type TreeRow = [tests: number[], ...children: (number | string)[]];
 
-function toNode(json: TreeJson): MatchNode {
-  if (json.c === undefined) return { c: undefined, t: json.t };
+function toNode(row: TreeRow): MatchNode {
+  if (row.length === 1) return { c: undefined, t: row[0] };
   const children = new Map<number, MatchChild[]>();
-  for (const [hash, segment, child] of json.c) {
+  for (let k = 1; k < row.length; k += 3) {
+    const hash = row[k] as number;
+    const entry: MatchChild = {
+      segment: row[k + 1] as string,
+      row: row[k + 2] as number,
+      node: undefined,
+    };
     const list = children.get(hash);
-    const entry = { segment, node: toNode(child) };
     if (list === undefined) children.set(hash, [entry]);
     else list.push(entry);
   }
-  return { c: children, t: json.t };
+  return { c: children, t: row[0] };
 }
 
 /** A hash of `text` from `start` to `end`, read in place. */
@@ -168,14 +177,14 @@ export function segmentHash(text: string, start: number, end: number): number {
  * order. One small shared function for every route stays hot however many routes there are.
  */
 export function walkTree(
-  root: MatchNode,
+  tree: MatchTree,
   tests: Rows<RouteTest>,
   routes: RouteList,
   method: string,
   path: string,
   host: string,
 ): MatchHit | undefined {
-  const list = nodeFor(root, path).t;
+  const list = nodeFor(tree, path).t;
   for (let k = 0; k < list.length; k++) {
     const test = tests.at(list[k]!);
     const verbs = test[1];
@@ -204,13 +213,13 @@ export type DynamicRoute = readonly [
 
 /** The verbs of every dynamic route whose path and host match (for `405` and `Allow`). */
 export function allowedIn(
-  root: MatchNode,
+  tree: MatchTree,
   routes: readonly DynamicRoute[],
   path: string,
   host: string,
 ): string[] {
   const out: string[] = [];
-  for (const k of nodeFor(root, path).t) {
+  for (const k of nodeFor(tree, path).t) {
     const [verbs, test] = routes[k]!;
     if (verbs === 0 || test(path, host) === undefined) continue;
     for (const verb of verbs) if (!out.includes(verb)) out.push(verb);
@@ -253,8 +262,8 @@ export function testPath(test: RouteTest, path: string, host: string): Params | 
 }
 
 /** The deepest node whose segments the path has: it lists every route that can match. */
-function nodeFor(root: MatchNode, path: string): MatchNode {
-  let node = root;
+function nodeFor(tree: MatchTree, path: string): MatchNode {
+  let node = tree.root ?? rootOf(tree);
   let start = 1;
   while (node.c !== undefined) {
     let end = path.indexOf('/', start);
@@ -262,19 +271,28 @@ function nodeFor(root: MatchNode, path: string): MatchNode {
     if (end === -1) end = path.length < start ? start : path.length;
     const found = node.c.get(segmentHash(path, start, end));
     if (found === undefined) break;
-    let child: MatchNode | undefined;
+    let child: MatchChild | undefined;
     for (let k = 0; k < found.length; k++) {
       const { segment } = found[k]!;
       if (segment.length === end - start && path.slice(start, end) === segment) {
-        child = found[k]!.node;
+        child = found[k]!;
         break;
       }
     }
     if (child === undefined) break;
-    node = child;
+    node = child.node ?? childOf(tree, child);
     start = end + 1;
   }
   return node;
+}
+
+// Kept out of `nodeFor`, so that it stays small enough for V8 to inline.
+function rootOf(tree: MatchTree): MatchNode {
+  return (tree.root = tree.rows.at(0));
+}
+
+function childOf(tree: MatchTree, child: MatchChild): MatchNode {
+  return (child.node = tree.rows.at(child.row));
 }
 
 function decodeAll(m: RegExpExecArray, from: number, to: number): (string | undefined)[] {

@@ -25,17 +25,24 @@ export function buildTree(
 }
 
 /**
- * The tree as the runtime's `parseTree` reads it: `{ t, c: [[hash, segment, child], …] }`, each
- * child with the hash of its segment computed here, so loading the module does not.
+ * The tree as the runtime's `parseTree` reads it: one JSON row per node, the root first, each
+ * `[tests, hash, segment, row, …]` (a child's segment with its hash computed here, so loading
+ * the module does not, and the row that holds the child). The runtime parses a node when a
+ * request first reaches it, so start-up parses none.
  */
-export function treeData(node: TreeNode): unknown {
-  if (node.c === undefined) return { t: node.t };
-  const children = Object.entries(node.c).map(([segment, child]) => [
-    segmentHash(segment, 0, segment.length),
-    segment,
-    treeData(child),
-  ]);
-  return { t: node.t, c: children };
+export function treeRows(root: TreeNode): { text: string; count: number } {
+  const rows: unknown[][] = [];
+  const add = (node: TreeNode): number => {
+    const row: unknown[] = [node.t];
+    rows.push(row);
+    const at = rows.length - 1;
+    for (const [segment, child] of Object.entries(node.c ?? {})) {
+      row.push(segmentHash(segment, 0, segment.length), segment, add(child));
+    }
+    return at;
+  };
+  add(root);
+  return { text: rows.map((row) => JSON.stringify(row)).join('\n'), count: rows.length };
 }
 
 // --- internal ---

@@ -4,7 +4,8 @@ import { code, printed, type Chunk } from './_chunk.js';
 import { Interned } from './_intern.js';
 import { fits, str, strings } from './_print.js';
 import { emitDynamic, emitNodeFunctions } from './dynamic-code.js';
-import { buildTree, treeData } from './dynamic-tree.js';
+import { segmentHash } from '../../runtime/matcher.js';
+import { buildTree, treeRows } from './dynamic-tree.js';
 import { emitStaticTree, type StaticLeaf } from './static-tree.js';
 
 /**
@@ -28,7 +29,8 @@ export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): 
   const inline = tested.length <= INLINE_MAX;
   const dynamic = emitDynamic(tested, inline);
   const nodes = inline ? emitNodeFunctions(tree, dynamic.tried) : { functions: [], tables: [] };
-  const treeJson = str(JSON.stringify(treeData(tree)));
+  const rows = treeRows(tree);
+  const treeArgs = `${str(rows.text)}, ${rows.count}`;
   const functions: string[] = [];
   // A decision tree answers a few static paths fastest; past that, its code grows beyond what
   // V8 keeps hot, and one lookup in a table wins.
@@ -70,14 +72,13 @@ ${functions.join('\n\n')}
 
 ${
   inline
-    ? `// The tree as data, for \`allowed\` (unmatched requests only): parsed on first use.
-let $tree: MatchNode | undefined;
+    ? `// The tree as data, for \`allowed\` (unmatched requests only).
+const $tree = parseTree(${treeArgs});
 
 function allowed(path: string, host: string): string[] {
-  $tree ??= parseTree(${treeJson});
   return $static.verbs(path) ?? allowedIn($tree, $dynamic, path, host);
 }`
-    : `const $tree = parseTree(${treeJson});
+    : `const $tree = parseTree(${treeArgs});
 
 function allowed(path: string, host: string): string[] {
   return $static.verbs(path) ?? allowedIn($tree, ($dynamic ??= testedRoutes($tests)), path, host);
@@ -148,7 +149,7 @@ function hitRow(hit: PlannedHit): number | [number, (string | null)[]] {
 function staticData(
   plan: MatcherPlan,
   hitOf: (hit: PlannedHit) => number,
-): { verbs: string[][]; paths: unknown[] } {
+): { verbs: string[][]; paths: unknown[]; hashes: number[] } {
   const sets = new Map<string, number>();
   const verbs: string[][] = [];
   for (const entry of plan.statics.values()) {
@@ -156,7 +157,9 @@ function staticData(
     if (!sets.has(key)) sets.set(key, verbs.push([...entry.keys()]) - 1);
   }
   const paths: unknown[] = [];
+  const hashes: number[] = [];
   for (const [path, entry] of plan.statics) {
+    hashes.push(segmentHash(path, 0, path.length));
     const answers = [...entry].map(([verb, hit]) => [verb, hitOf(hit)] as const);
     const one = answers.every(([, hit]) => hit === answers[0]![1]);
     paths.push(
@@ -164,5 +167,5 @@ function staticData(
       one ? answers[0]![1] * verbs.length + sets.get([...entry.keys()].join(' '))! : answers.flat(),
     );
   }
-  return { verbs, paths };
+  return { verbs, paths, hashes };
 }

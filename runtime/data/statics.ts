@@ -8,9 +8,10 @@ type Answer = number | readonly (string | number)[];
 /**
  * The answers of static paths, found by a hash of the path computed in JavaScript (`Map.get`
  * with a request's new string would first have V8 hash it in a runtime call, which costs more
- * than the whole lookup), then one comparison. Stored `{ verbs, paths: [path, answer, …] }`: an
- * answer is `hit × sets + set` when every verb of the path (`verbs[set]`) has the one hit, else
- * `[verb, hit, …]`; `'*'` stands for every verb.
+ * than the whole lookup), then one comparison. Stored `{ verbs, paths: [path, answer, …], hashes }`:
+ * an answer is `hit × sets + set` when every verb of the path (`verbs[set]`) has the one hit,
+ * else `[verb, hit, …]`; `'*'` stands for every verb; `hashes` holds each path's hash, computed
+ * at build time so loading the module does not.
  */
 export class StaticPaths {
   readonly #verbs: readonly (readonly string[])[];
@@ -20,12 +21,16 @@ export class StaticPaths {
   readonly #byHash = new Map<number, number | number[]>();
 
   constructor(json: string) {
-    const data = JSON.parse(json) as { verbs: string[][]; paths: (string | Answer)[] };
+    const data = JSON.parse(json) as {
+      verbs: string[][];
+      paths: (string | Answer)[];
+      hashes: number[];
+    };
     this.#verbs = data.verbs;
     this.#entries = data.paths;
-    for (let position = 0; position < data.paths.length; position += 2) {
-      const path = data.paths[position] as string;
-      const hash = segmentHash(path, 0, path.length);
+    for (let k = 0; k < data.hashes.length; k++) {
+      const hash = data.hashes[k]!;
+      const position = 2 * k;
       const found = this.#byHash.get(hash);
       if (found === undefined) this.#byHash.set(hash, position);
       else if (typeof found === 'number') this.#byHash.set(hash, [found, position]);
