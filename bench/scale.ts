@@ -99,13 +99,14 @@ export async function runStartup(size: number, options: RunOptions): Promise<Sta
   for (const router of ['course', '@medley/router', 'memoirist', 'rou3', 'find-my-way']) {
     const samples: { ms: number; heapMB: number }[] = [];
     for (let i = 0; i < runs; i++) {
-      const text = execFileSync(
-        process.execPath,
-        ['--expose-gc', '--import', 'tsx', path.join(HERE, 'startup-child.ts'), router, dir],
-        {
-          cwd: path.join(HERE, '..'),
-        },
-      ).toString();
+      // Course's module is imported as a server would, without tsx's loader in the way.
+      const args =
+        router === 'course'
+          ? [path.join(HERE, 'startup-course.mjs'), dir]
+          : ['--import', 'tsx', path.join(HERE, 'startup-child.ts'), router, dir];
+      const text = execFileSync(process.execPath, ['--expose-gc', ...args], {
+        cwd: path.join(HERE, '..'),
+      }).toString();
       samples.push(JSON.parse(text.trim().split('\n').at(-1)!) as { ms: number; heapMB: number });
     }
     out.push({

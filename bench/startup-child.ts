@@ -1,7 +1,7 @@
-// Measures one router's start-up in a fresh process: `tsx startup-child.ts <router> <appDir>`.
+// Measures one other router's start-up in a fresh process: `tsx startup-child.ts <router> <appDir>`
+// (Course's is `startup-course.mjs`).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { BenchRoute } from './route-sets.js';
 
 const [router = 'course', dir = '.'] = process.argv.slice(2);
@@ -12,17 +12,11 @@ const gc = (globalThis as { gc?: () => void }).gc!;
 
 // Load each library before the clock starts: what is timed is the routes, not the import.
 const routers = await import('./routers.js');
-const { Course } = await import('course-router');
 gc();
 const heapBefore = process.memoryUsage().heapUsed;
 const started = performance.now();
 let keep: unknown;
-if (router === 'course') {
-  const table = (await import(pathToFileURL(path.join(dir, 'generated/routes.gen.mjs')).href)) as {
-    default: never;
-  };
-  keep = Course.start(table.default);
-} else if (router === '@medley/router') keep = routers.medley(routes);
+if (router === '@medley/router') keep = routers.medley(routes);
 else if (router === 'memoirist') keep = routers.memoirist(routes);
 else if (router === 'rou3') keep = routers.rou3(routes);
 else keep = routers.findMyWay(routes);
