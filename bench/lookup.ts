@@ -29,9 +29,9 @@ export async function measureLookups(
   contenders: readonly Contender[],
   requests: readonly (readonly [method: string, url: string])[],
   options: RunOptions,
+  rounds = options.smoke ? 1 : 2,
 ): Promise<LookupResult[]> {
   for (const contender of contenders) check(contender, requests);
-  const rounds = options.smoke ? 1 : 2;
   const samples = new Map<string, { fresh: number[]; literal: number[] }>();
   for (let round = 0; round < rounds; round++) {
     const order = contenders.map((_, i) => contenders[(i + round) % contenders.length]!);

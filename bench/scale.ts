@@ -25,54 +25,76 @@ export interface StartupResult {
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
-/** Lookup speed on apps of each size, every route looked up in turn with fresh strings. */
+/**
+ * Lookup speed on apps of each size, every route looked up in turn with fresh strings. The
+ * sizes are measured in alternating rounds, so a slower spell of the machine does not land on
+ * one size alone and skew the growth from one size to the next.
+ */
 export async function runScale(
   sizes: readonly number[],
   options: RunOptions,
 ): Promise<ScaleResult[]> {
-  const out: ScaleResult[] = [];
-  for (const size of sizes) {
-    const { routes, urls } = scaleRoutes(size);
-    const refused: [string, string][] = [];
-    const contenders = [await routers.course(routes, `scale${size}`)];
-    const others = [
-      () => routers.medley(routes),
-      () => routers.memoirist(routes),
-      () => routers.rou3(routes),
-      () => routers.findMyWay(routes),
-      () => routers.honoRegExp(routes),
-      () => routers.koaTree(routes),
-    ];
-    for (const make of others) {
-      try {
-        const contender = make();
-        contender.lookup('GET', urls[0]!);
-        contenders.push(contender);
-      } catch (error) {
-        refused.push([
-          make.toString().match(/routers\.(\w+)/)?.[1] ?? '?',
-          String(error).split('\n')[0]!.slice(0, 120),
-        ]);
+  const apps = [];
+  for (const size of sizes) apps.push(await prepare(size));
+  const samples = apps.map(() => new Map<string, { fresh: number[]; literal: number[] }>());
+  for (let round = 0; round < (options.smoke ? 1 : 3); round++) {
+    for (const [k, app] of apps.entries()) {
+      for (const result of await measureLookups(app.usable, app.requests, options, 1)) {
+        const entry = samples[k]!.get(result.router) ?? { fresh: [], literal: [] };
+        entry.fresh.push(result.fresh);
+        entry.literal.push(result.literal);
+        samples[k]!.set(result.router, entry);
       }
     }
-    const requests = urls.map((url) => ['GET', url] as const);
-    const usable = contenders.filter((c) => {
-      try {
-        for (const [m, u] of requests)
-          if (c.lookup(m, u) == null) throw new Error(`no route for ${u}`);
-        return true;
-      } catch (error) {
-        refused.push([c.name, String(error).slice(0, 120)]);
-        return false;
-      }
-    });
-    out.push({
-      routes: routes.length,
-      lookups: await measureLookups(usable, requests, options),
-      refused,
-    });
   }
-  return out;
+  return apps.map((app, k) => ({
+    routes: app.routes,
+    lookups: [...samples[k]!].map(([router, s]) => ({
+      router,
+      fresh: median(s.fresh),
+      literal: median(s.literal),
+    })),
+    refused: app.refused,
+  }));
+}
+
+/** The routers that accept an app of `size` routes and find every one of its URLs. */
+async function prepare(size: number) {
+  const { routes, urls } = scaleRoutes(size);
+  const refused: [string, string][] = [];
+  const contenders = [await routers.course(routes, `scale${size}`)];
+  const others = [
+    () => routers.medley(routes),
+    () => routers.memoirist(routes),
+    () => routers.rou3(routes),
+    () => routers.findMyWay(routes),
+    () => routers.honoRegExp(routes),
+    () => routers.koaTree(routes),
+  ];
+  for (const make of others) {
+    try {
+      const contender = make();
+      contender.lookup('GET', urls[0]!);
+      contenders.push(contender);
+    } catch (error) {
+      refused.push([
+        make.toString().match(/routers\.(\w+)/)?.[1] ?? '?',
+        String(error).split('\n')[0]!.slice(0, 120),
+      ]);
+    }
+  }
+  const requests = urls.map((url) => ['GET', url] as const);
+  const usable = contenders.filter((c) => {
+    try {
+      for (const [m, u] of requests)
+        if (c.lookup(m, u) == null) throw new Error(`no route for ${u}`);
+      return true;
+    } catch (error) {
+      refused.push([c.name, String(error).slice(0, 120)]);
+      return false;
+    }
+  });
+  return { routes: routes.length, requests, usable, refused };
 }
 
 /**
