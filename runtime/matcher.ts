@@ -274,7 +274,7 @@ function nodeFor(tree: MatchTree, path: string): MatchNode {
     let child: MatchChild | undefined;
     for (let k = 0; k < found.length; k++) {
       const { segment } = found[k]!;
-      if (segment.length === end - start && path.slice(start, end) === segment) {
+      if (segment.length === end - start && sameAt(path, start, segment)) {
         child = found[k]!;
         break;
       }
@@ -284,6 +284,14 @@ function nodeFor(tree: MatchTree, path: string): MatchNode {
     start = end + 1;
   }
   return node;
+}
+
+/** Whether `path` has `segment` at `start`, compared in place (no slice of the path). */
+function sameAt(path: string, start: number, segment: string): boolean {
+  for (let i = 0; i < segment.length; i++) {
+    if (path.charCodeAt(start + i) !== segment.charCodeAt(i)) return false;
+  }
+  return true;
 }
 
 // Kept out of `nodeFor`, so that it stays small enough for V8 to inline.
