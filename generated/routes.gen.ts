@@ -87,7 +87,11 @@ const $hit = hitList(
 );
 
 const $static = new StaticPaths(
-  '{"verbs":[["GET","HEAD"],["GET","HEAD","POST"],["DELETE","GET","HEAD","PATCH","PUT"],["POST"]],"paths":["/",0,"/contact",5,"/photos",["GET",2,"HEAD",2,"POST",3],"/photos/create",["DELETE",4,"GET",5,"HEAD",5,"PATCH",6,"PUT",6],"/animals",28,"/animals/save",35,"/status",36,"/limited",40,"/admin",44],"hashes":[47,1259233553,2068932976,-1960535429,-549228824,1986114628,-2129481503,483824267,1438238848]}',
+  '{"verbs":[["GET","HEAD"],["GET","HEAD","POST"],["DELETE","GET","HEAD","PATCH","PUT"],["POST"]],"paths":["/",0,"/contact",5,"/photos",["GET",2,"HEAD",2,"POST",3],"/photos/create",["DELETE",4,"GET",5,"HEAD",5,"PATCH",6,"PUT",6],"/animals",28,"/animals/save",35,"/status",36,"/limited",40,"/admin",44],"keys":[31,347,328,550,356,521,334,349,291]}',
+  (path: string): number => {
+    const n = path.length;
+    return (n * 31 + (n > 1 ? path.charCodeAt(n - 2) : 0)) | 0;
+  },
 );
 
 const $dynamic: DynamicRoute[] = [

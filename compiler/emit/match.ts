@@ -4,8 +4,9 @@ import { code, printed, type Chunk } from './_chunk.js';
 import { Interned } from './_intern.js';
 import { fits, str, strings } from './_print.js';
 import { emitDynamic, emitNodeFunctions } from './dynamic-code.js';
-import { segmentHash } from '../../runtime/matcher.js';
+import { staticKey } from '../../runtime/data/statics.js';
 import { buildTree, treeRows } from './dynamic-tree.js';
+import { chooseOffsets, keyFunction } from './static-key.js';
 import { emitStaticTree, type StaticLeaf } from './static-tree.js';
 
 /**
@@ -35,6 +36,7 @@ export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): 
   // A decision tree answers a few static paths fastest; past that, its code grows beyond what
   // V8 keeps hot, and one lookup in a table wins.
   const useTree = plan.statics.size <= STATIC_TREE_MAX;
+  const statics = staticData(plan, hitOf);
   const staticTree = useTree
     ? emitStaticTree(leaves, functions)
     : `const index = $static.find(path, method);
@@ -45,7 +47,9 @@ return index === null || index === undefined ? index : $hit(index);`;
     code(
       `const $hit = hitList(${str(hits.values.map((hit) => JSON.stringify(hitRow(hit))).join('\n'))}, ${hits.values.length}, $routes);`,
     ),
-    code(`const $static = new StaticPaths(${str(JSON.stringify(staticData(plan, hitOf)))});`),
+    code(
+      `const $static = new StaticPaths(${str(JSON.stringify(statics.data))}, ${keyFunction(statics.offsets)});`,
+    ),
     inline
       ? {
           kind: 'list',
@@ -149,17 +153,18 @@ function hitRow(hit: PlannedHit): number | [number, (string | null)[]] {
 function staticData(
   plan: MatcherPlan,
   hitOf: (hit: PlannedHit) => number,
-): { verbs: string[][]; paths: unknown[]; hashes: number[] } {
+): { data: { verbs: string[][]; paths: unknown[]; keys: number[] }; offsets: number[] } {
   const sets = new Map<string, number>();
   const verbs: string[][] = [];
   for (const entry of plan.statics.values()) {
     const key = [...entry.keys()].join(' ');
     if (!sets.has(key)) sets.set(key, verbs.push([...entry.keys()]) - 1);
   }
+  const offsets = chooseOffsets([...plan.statics.keys()]);
   const paths: unknown[] = [];
-  const hashes: number[] = [];
+  const keys: number[] = [];
   for (const [path, entry] of plan.statics) {
-    hashes.push(segmentHash(path, 0, path.length));
+    keys.push(staticKey(path, offsets));
     const answers = [...entry].map(([verb, hit]) => [verb, hitOf(hit)] as const);
     const one = answers.every(([, hit]) => hit === answers[0]![1]);
     paths.push(
@@ -167,5 +172,5 @@ function staticData(
       one ? answers[0]![1] * verbs.length + sets.get([...entry.keys()].join(' '))! : answers.flat(),
     );
   }
-  return { verbs, paths, hashes };
+  return { data: { verbs, paths, keys }, offsets };
 }

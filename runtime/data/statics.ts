@@ -1,4 +1,3 @@
-import { segmentHash } from '../matcher.js';
 import type { MatchHit } from '../types.js';
 import type { RouteList } from './routes.js';
 import { Rows } from './rows.js';
@@ -6,34 +5,54 @@ import { Rows } from './rows.js';
 type Answer = number | readonly (string | number)[];
 
 /**
- * The answers of static paths, found by a hash of the path computed in JavaScript (`Map.get`
- * with a request's new string would first have V8 hash it in a runtime call, which costs more
- * than the whole lookup), then one comparison. Stored `{ verbs, paths: [path, answer, …], hashes }`:
- * an answer is `hit × sets + set` when every verb of the path (`verbs[set]`) has the one hit,
- * else `[verb, hit, …]`; `'*'` stands for every verb; `hashes` holds each path's hash, computed
- * at build time so loading the module does not.
+ * The key of a static path: its length and the characters at `offsets` from its end (`-1`:
+ * past its start). The compiler picks the offsets that tell the app's static paths apart, and
+ * writes the same arithmetic as a small function (`pathKey` in the generated module), so a
+ * lookup reads a few characters instead of hashing the whole path. `offsets` empty: every
+ * character (the compiler's choice when no few characters tell the paths apart).
+ */
+export function staticKey(path: string, offsets: readonly number[]): number {
+  const n = path.length;
+  if (offsets.length === 0) {
+    let hash = 0;
+    for (let i = 0; i < n; i++) hash = (Math.imul(hash, 31) + path.charCodeAt(i)) | 0;
+    return hash;
+  }
+  let key = n;
+  for (const offset of offsets) key = key * 31 + (n > offset ? path.charCodeAt(n - 1 - offset) : 0);
+  return key | 0;
+}
+
+/**
+ * The answers of static paths, found by their key (`staticKey`, computed in JavaScript: `Map.get`
+ * with a request's new string would first have V8 hash all of it in a runtime call), then one
+ * comparison. Stored `{ verbs, paths: [path, answer, …], keys }`: an answer is `hit × sets + set`
+ * when every verb of the path (`verbs[set]`) has the one hit, else `[verb, hit, …]`; `'*'` stands
+ * for every verb; `keys` holds each path's key, computed at build time.
  */
 export class StaticPaths {
   readonly #verbs: readonly (readonly string[])[];
   /** `[path, answer, path, answer, …]` as stored. */
   readonly #entries: readonly (string | Answer)[];
-  /** Hash → position of the path in `#entries`, or positions when paths share a hash. */
-  readonly #byHash = new Map<number, number | number[]>();
+  /** Key → position of the path in `#entries`, or positions when paths share a key. */
+  readonly #byKey = new Map<number, number | number[]>();
+  readonly #key: (path: string) => number;
 
-  constructor(json: string) {
+  constructor(json: string, key: (path: string) => number) {
     const data = JSON.parse(json) as {
       verbs: string[][];
       paths: (string | Answer)[];
-      hashes: number[];
+      keys: number[];
     };
     this.#verbs = data.verbs;
     this.#entries = data.paths;
-    for (let k = 0; k < data.hashes.length; k++) {
-      const hash = data.hashes[k]!;
+    this.#key = key;
+    for (let k = 0; k < data.keys.length; k++) {
+      const hash = data.keys[k]!;
       const position = 2 * k;
-      const found = this.#byHash.get(hash);
-      if (found === undefined) this.#byHash.set(hash, position);
-      else if (typeof found === 'number') this.#byHash.set(hash, [found, position]);
+      const found = this.#byKey.get(hash);
+      if (found === undefined) this.#byKey.set(hash, position);
+      else if (typeof found === 'number') this.#byKey.set(hash, [found, position]);
       else found.push(position);
     }
   }
@@ -65,7 +84,7 @@ export class StaticPaths {
   }
 
   #answer(path: string): Answer | undefined {
-    const found = this.#byHash.get(segmentHash(path, 0, path.length));
+    const found = this.#byKey.get(this.#key(path));
     if (found === undefined) return undefined;
     if (typeof found === 'number') return this.#at(found, path);
     for (const position of found) {

@@ -1,0 +1,62 @@
+import { staticKey } from '../../runtime/data/statics.js';
+
+/**
+ * The characters that tell an app's static paths apart: up to `MAX_OFFSETS` offsets from the
+ * end (where paths that share a prefix differ), each picked greedily as the one that leaves the
+ * fewest paths sharing a key. Empty when even those leave too many paths per key: the key is
+ * then a hash of every character.
+ */
+export function chooseOffsets(paths: readonly string[]): number[] {
+  const offsets: number[] = [];
+  let best = collisions(paths, offsets);
+  while (offsets.length < MAX_OFFSETS && best > 0) {
+    let pick = -1;
+    for (let offset = 0; offset < SEARCHED; offset++) {
+      if (offsets.includes(offset)) continue;
+      const score = collisions(paths, [...offsets, offset]);
+      if (score < best) [best, pick] = [score, offset];
+    }
+    if (pick === -1) break;
+    offsets.push(pick);
+  }
+  return best <= paths.length * TOLERATED ? offsets : [];
+}
+
+/** `staticKey` for `offsets` as generated code: a few reads, no loop, no array. */
+export function keyFunction(offsets: readonly number[]): string {
+  if (offsets.length === 0) {
+    return `(path: string): number => {
+  let hash = 0;
+  for (let i = 0; i < path.length; i++) hash = (Math.imul(hash, 31) + path.charCodeAt(i)) | 0;
+  return hash;
+}`;
+  }
+  const key = offsets.reduce(
+    (expr, offset) => `(${expr}) * 31 + (n > ${offset} ? path.charCodeAt(n - ${offset + 1}) : 0)`,
+    'n',
+  );
+  return `(path: string): number => {
+  const n = path.length;
+  return (${key}) | 0;
+}`;
+}
+
+// --- internal ---
+
+const MAX_OFFSETS = 4;
+// Offsets from the end that are tried.
+const SEARCHED = 24;
+// Extra comparisons per path accepted before every character is hashed instead.
+const TOLERATED = 0.25;
+
+/** How many more comparisons than paths a lookup of every path would make with `offsets`. */
+function collisions(paths: readonly string[], offsets: readonly number[]): number {
+  const sizes = new Map<number, number>();
+  for (const path of paths) {
+    const key = offsets.length === 0 ? path.length : staticKey(path, offsets);
+    sizes.set(key, (sizes.get(key) ?? 0) + 1);
+  }
+  let extra = 0;
+  for (const size of sizes.values()) extra += (size * (size - 1)) / 2;
+  return extra;
+}

@@ -1,0 +1,42 @@
+import fc from 'fast-check';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { chooseOffsets, keyFunction } from '../../compiler/emit/static-key.js';
+import { staticKey } from '../../runtime/data/statics.js';
+
+/** The generated key function, compiled as the generated module would be. */
+function compiled(offsets: readonly number[]): (path: string) => number {
+  const js = ts.transpile(`(${keyFunction(offsets)})`, { target: ts.ScriptTarget.ES2022 });
+  return (0, eval)(js) as (path: string) => number;
+}
+
+const pathArb = fc.stringMatching(/^(\/[a-z0-9.%-]{0,12}){0,6}$/);
+
+describe('static path keys', () => {
+  it('generated code computes the key the build stored, for any offsets and path', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.nat(30), { maxLength: 4 }), pathArb, (offsets, path) => {
+        expect(compiled(offsets)(path)).toBe(staticKey(path, offsets));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('picks characters near the end that tell numbered paths apart', () => {
+    const paths = Array.from({ length: 3000 }, (_, i) => `/r${i % 50}/s${i}`);
+    const offsets = chooseOffsets(paths);
+    expect(offsets.length).toBeGreaterThan(0);
+    expect(offsets.length).toBeLessThanOrEqual(4);
+    const keys = new Set(paths.map((p) => staticKey(p, offsets)));
+    // Few enough shared keys that a lookup makes about one comparison.
+    expect(keys.size).toBeGreaterThan(paths.length * 0.8);
+  });
+
+  it('hashes every character when no few characters tell the paths apart', () => {
+    // The paths differ only far from their end, beyond the offsets searched.
+    const tail = '/'.padEnd(40, 'x');
+    const paths = Array.from({ length: 500 }, (_, i) => `/p${i}${tail}`);
+    expect(chooseOffsets(paths)).toEqual([]);
+    expect(new Set(paths.map((p) => staticKey(p, []))).size).toBe(paths.length);
+  });
+});
