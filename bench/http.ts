@@ -26,7 +26,8 @@ const NAMES: Record<(typeof SERVERS)[number], string> = {
 
 /**
  * `GET /user/:id` answered with a short text by each server, loaded by autocannon on
- * 127.0.0.1 (10 connections), in rounds that alternate the servers.
+ * 127.0.0.1 (10 connections) after a second of warm-up, in five rounds that alternate the
+ * servers; the median round counts.
  */
 export async function runHttp(options: RunOptions): Promise<HttpResult[]> {
   const dir = path.join(os.tmpdir(), `course-bench-http-${process.pid}`);
@@ -38,7 +39,7 @@ export async function runHttp(options: RunOptions): Promise<HttpResult[]> {
   writeFileSync(file, routes.replace(line, "Course.get('/user/{id}', (id) => `hello ${id}`);"));
   await (await import('../compiler/index.js')).build({ root: dir });
   const table = path.join(dir, 'generated/routes.gen.ts');
-  const rounds = options.smoke ? 1 : 3;
+  const rounds = options.smoke ? 1 : 5;
   const seconds = options.smoke ? 1 : 5;
   const samples = new Map<string, { rps: number[]; errors: number }>();
   for (let round = 0; round < rounds; round++) {
@@ -61,11 +62,10 @@ export async function runHttp(options: RunOptions): Promise<HttpResult[]> {
           reject(new Error(`${kind} server exited with ${String(code)}`)),
         );
       });
-      const result = await autocannon({
-        url: `http://127.0.0.1:${port}/user/42`,
-        connections: 10,
-        duration: seconds,
-      });
+      const url = `http://127.0.0.1:${port}/user/42`;
+      // A second of load first, so that every server is measured with its code optimised.
+      if (!options.smoke) await autocannon({ url, connections: 10, duration: 1 });
+      const result = await autocannon({ url, connections: 10, duration: seconds });
       child.kill();
       const entry = samples.get(kind) ?? { rps: [], errors: 0 };
       entry.rps.push(result.requests.average);

@@ -156,7 +156,7 @@ Course: importing the generated module (as JavaScript, in plain Node as a server
 | --- | ---: | ---: |
 ${r.startup.map((s) => `| ${s.router} | ${s.ms.toFixed(1)} | ${s.heapMB.toFixed(2)} |`).join('\n')}
 
-## End to end over HTTP (autocannon, 10 connections, GET /user/42)
+## End to end over HTTP (autocannon, 10 connections, GET /user/42, median of 5 rounds after warm-up)
 
 | server | requests/s | errors |
 | --- | ---: | ---: |
