@@ -26,36 +26,48 @@ export interface StartupResult {
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 /**
- * Lookup speed on apps of each size, every route looked up in turn with fresh strings. The
- * sizes are measured in alternating rounds, so a slower spell of the machine does not land on
- * one size alone and skew the growth from one size to the next.
+ * Lookup speed on apps of each size, every route looked up in turn with fresh strings. Each
+ * measurement runs in a new process holding one app, as a server does (two apps in one process
+ * would share the routers' code between them), and the sizes alternate over three rounds, so
+ * that a slower spell of the machine does not land on one size alone and skew the growth.
  */
 export async function runScale(
   sizes: readonly number[],
   options: RunOptions,
 ): Promise<ScaleResult[]> {
-  const apps = [];
-  for (const size of sizes) apps.push(await prepare(size));
-  const samples = apps.map(() => new Map<string, { fresh: number[]; literal: number[] }>());
+  const runs = sizes.map(() => [] as ScaleResult[]);
   for (let round = 0; round < (options.smoke ? 1 : 3); round++) {
-    for (const [k, app] of apps.entries()) {
-      for (const result of await measureLookups(app.usable, app.requests, options, 1)) {
-        const entry = samples[k]!.get(result.router) ?? { fresh: [], literal: [] };
-        entry.fresh.push(result.fresh);
-        entry.literal.push(result.literal);
-        samples[k]!.set(result.router, entry);
-      }
+    for (const [k, size] of sizes.entries()) {
+      const args = ['--import', 'tsx', path.join(HERE, 'scale-child.ts'), String(size)];
+      const text = execFileSync(process.execPath, options.smoke ? [...args, '--smoke'] : args, {
+        cwd: path.join(HERE, '..'),
+        maxBuffer: 1 << 24,
+      }).toString();
+      runs[k]!.push(JSON.parse(text.trim().split('\n').at(-1)!) as ScaleResult);
     }
   }
-  return apps.map((app, k) => ({
-    routes: app.routes,
-    lookups: [...samples[k]!].map(([router, s]) => ({
-      router,
-      fresh: median(s.fresh),
-      literal: median(s.literal),
-    })),
-    refused: app.refused,
+  return runs.map((results) => ({
+    routes: results[0]!.routes,
+    lookups: results[0]!.lookups.map(({ router }) => {
+      const of = results.map((r) => r.lookups.find((l) => l.router === router)!);
+      return {
+        router,
+        fresh: median(of.map((l) => l.fresh)),
+        literal: median(of.map((l) => l.literal)),
+      };
+    }),
+    refused: results[0]!.refused,
   }));
+}
+
+/** One round of lookups on an app of `size` routes, in this process. */
+export async function scaleRound(size: number, options: RunOptions): Promise<ScaleResult> {
+  const app = await prepare(size);
+  return {
+    routes: app.routes,
+    lookups: await measureLookups(app.usable, app.requests, options, 1),
+    refused: app.refused,
+  };
 }
 
 /** The routers that accept an app of `size` routes and find every one of its URLs. */
