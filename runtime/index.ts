@@ -12,7 +12,7 @@ export { buildUrl } from './url.js';
 export { decodeParam } from './path.js';
 export { Rows } from './data/rows.js';
 export { RouteList, type RouteRow, type StackRow } from './data/routes.js';
-export { StaticPaths, hitList, staticKey } from './data/statics.js';
+export { StaticPaths, hitList } from './data/statics.js';
 export { templates, testList } from './data/route-tests.js';
 export { CourseRequest, LoadedRoute } from './request.js';
 export { CourseResponse } from './response.js';
