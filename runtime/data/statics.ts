@@ -5,11 +5,12 @@ import { Rows } from './rows.js';
 type Answer = number | readonly (string | number)[];
 
 /**
- * The key of a static path: its length and the characters at `offsets` from its end (`-1`:
- * past its start). The compiler picks the offsets that tell the app's static paths apart, and
- * writes the same arithmetic as a small function (`pathKey` in the generated module), so a
- * lookup reads a few characters instead of hashing the whole path. `offsets` empty: every
- * character (the compiler's choice when no few characters tell the paths apart).
+ * The key of a static path: its length and the characters at `offsets` from its end (`0` for
+ * an offset past its start). The compiler picks the offsets that tell the app's static paths
+ * apart and writes the same arithmetic as the small function the generated module gives
+ * `StaticPaths`, so a lookup reads a few characters instead of hashing the whole path.
+ * `offsets` empty: every character (the compiler's choice when no few characters tell the
+ * paths apart).
  */
 export function staticKey(path: string, offsets: readonly number[]): number {
   const n = path.length;
