@@ -19,7 +19,9 @@ export function chooseOffsets(paths: readonly string[]): number[] {
     if (pick === -1) break;
     offsets.push(pick);
   }
-  return best <= paths.length * TOLERATED ? offsets : [];
+  if (best > paths.length * TOLERATED) return [];
+  // The length alone told them apart; `[]` would mean every character.
+  return offsets.length === 0 ? [0] : offsets;
 }
 
 /** `staticKey` for `offsets` as generated code: a few reads, no loop, no array. */

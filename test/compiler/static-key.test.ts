@@ -32,6 +32,10 @@ describe('static path keys', () => {
     expect(keys.size).toBeGreaterThan(paths.length * 0.8);
   });
 
+  it('reads one character when the lengths alone tell the paths apart', () => {
+    expect(chooseOffsets(['/a', '/bb', '/ccc'])).toEqual([0]);
+  });
+
   it('hashes every character when no few characters tell the paths apart', () => {
     // The paths differ only far from their end, beyond the offsets searched.
     const tail = '/'.padEnd(40, 'x');
