@@ -99,6 +99,10 @@ const bigRoutes: RefRoute[] = [
   { verb: 'GET', url: '/st1/{any}' },
   { verb: 'PUT', url: '/st2/p2' },
   { verb: 'GET', url: '/{lang}/p5' },
+  // `Aa` and `BB` share a segment hash: a request for one must never take the other's routes.
+  { verb: 'GET', url: '/Aa/{id}/y' },
+  { verb: 'GET', url: '/Aa/k' },
+  { verb: 'GET', url: '/{lang}/{id}/y' },
 ];
 
 function bigPaths(): string[] {
@@ -114,6 +118,10 @@ function bigPaths(): string[] {
     '/st3',
     '/nope/p5',
     '/dy1/42/v99',
+    '/BB/42/y',
+    '/BB/k',
+    '/BB/p5',
+    '/Aa/p5',
   ];
 }
 
