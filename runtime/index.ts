@@ -40,7 +40,6 @@ export type {
   RouteName,
   RouteParams,
   UrlArgs,
-  UrlArgsOf,
 } from './url.js';
 export type {
   MatchHit,
@@ -56,6 +55,7 @@ export {
   handlersOf,
   isWordIn,
   parseTree,
+  segmentHash,
   testedRoutes,
   testPath,
   walkTree,

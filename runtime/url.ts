@@ -18,19 +18,6 @@ export type Query = Readonly<Record<string, ParamValue | readonly ParamValue[] |
 /** A route name of the app. */
 export type RouteName = keyof RouteParams;
 
-/**
- * The arguments after the name in a params interface `P`: parameters (required when the route
- * has required ones) or their values by position, then the query.
- */
-export type UrlArgsOf<P, N extends keyof P> =
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-  {} extends P[N]
-    ? [params?: P[N] | readonly ParamValue[] | null, query?: Query]
-    : [params: P[N] | readonly ParamValue[], query?: Query];
-
-/** The arguments of `url(name, …)` for a route of the app. */
-export type UrlArgs<N extends RouteName> = UrlArgsOf<RouteParams, N>;
-
 /** What `url()` accepts after a name, whichever route it names. */
 export type AnyUrlArgs = [params?: object | readonly ParamValue[] | null, query?: Query];
 
@@ -44,6 +31,9 @@ export type AnyUrlArgs = [params?: object | readonly ParamValue[] | null, query?
 export interface RouteArgs {
   [name: string]: AnyUrlArgs;
 }
+
+/** The arguments of `url(name, …)` for a route of the app. */
+export type UrlArgs<N extends RouteName> = RouteArgs[N];
 
 /**
  * Builds the URL of a named route of `table`; throws naming what is unknown or missing. A route
