@@ -13,6 +13,7 @@ import {
   isWordIn,
   parseTree,
   RouteList,
+  segmentHash,
   StaticPaths,
   templates,
   testedRoutes,

@@ -26,13 +26,7 @@ export function chooseOffsets(paths: readonly string[]): number[] {
 
 /** `staticKey` for `offsets` as generated code: a few reads, no loop, no array. */
 export function keyFunction(offsets: readonly number[]): string {
-  if (offsets.length === 0) {
-    return `(path: string): number => {
-  let hash = 0;
-  for (let i = 0; i < path.length; i++) hash = (Math.imul(hash, 31) + path.charCodeAt(i)) | 0;
-  return hash;
-}`;
-  }
+  if (offsets.length === 0) return '(path: string): number => segmentHash(path, 0, path.length)';
   const key = offsets.reduce(
     (expr, offset) => `(${expr}) * 31 + (n > ${offset} ? path.charCodeAt(n - ${offset + 1}) : 0)`,
     'n',

@@ -1,3 +1,4 @@
+import { segmentHash } from '../matcher.js';
 import type { MatchHit } from '../types.js';
 import type { RouteList } from './routes.js';
 import { Rows } from './rows.js';
@@ -9,16 +10,12 @@ type Answer = number | readonly (string | number)[];
  * an offset past its start). The compiler picks the offsets that tell the app's static paths
  * apart and writes the same arithmetic as the small function the generated module gives
  * `StaticPaths`, so a lookup reads a few characters instead of hashing the whole path.
- * `offsets` empty: every character (the compiler's choice when no few characters tell the
- * paths apart).
+ * `offsets` empty: `segmentHash` of every character (the compiler's choice when no few
+ * characters tell the paths apart).
  */
 export function staticKey(path: string, offsets: readonly number[]): number {
   const n = path.length;
-  if (offsets.length === 0) {
-    let hash = 0;
-    for (let i = 0; i < n; i++) hash = (Math.imul(hash, 31) + path.charCodeAt(i)) | 0;
-    return hash;
-  }
+  if (offsets.length === 0) return segmentHash(path, 0, n);
   let key = n;
   for (const offset of offsets) key = key * 31 + (n > offset ? path.charCodeAt(n - 1 - offset) : 0);
   return key | 0;
