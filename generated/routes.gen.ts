@@ -23,13 +23,14 @@ import {
   walkTree,
 } from 'course-router';
 import type {
-  AnyUrlArgs,
+  AnyUrlParams,
   DynamicRoute,
   HandlerGroup,
   MatchHit,
   Params,
   ParamValue,
   Query,
+  UrlParamsOf,
 } from 'course-router';
 
 import { greeting as $i0 } from '../fixtures/app/app/greeting.js';
@@ -445,57 +446,72 @@ export interface AppRouteParams {
   'HomeController@dashboard': {};
 }
 
-/** The arguments after each route name, for `url()`. */
-export interface AppUrlArgs {
-  [name: string]: AnyUrlArgs;
-  home: [params?: {} | readonly ParamValue[] | null, query?: Query];
-  hello: [params?: { name?: ParamValue } | readonly ParamValue[] | null, query?: Query];
-  'user.show': [params: { id: ParamValue } | readonly ParamValue[], query?: Query];
-  'user.posts': [
-    params: { id: ParamValue; slug?: ParamValue } | readonly ParamValue[],
-    query?: Query,
-  ];
-  contact: [params?: {} | readonly ParamValue[] | null, query?: Query];
-  'photos.index': [params?: {} | readonly ParamValue[] | null, query?: Query];
-  'photos.create': [params?: {} | readonly ParamValue[] | null, query?: Query];
-  'photos.store': [params?: {} | readonly ParamValue[] | null, query?: Query];
-  'photos.show': [params: { id: ParamValue } | readonly ParamValue[], query?: Query];
-  'photos.edit': [params: { id: ParamValue } | readonly ParamValue[], query?: Query];
-  'photos.update': [params: { id: ParamValue } | readonly ParamValue[], query?: Query];
-  'photos.destroy': [params: { id: ParamValue } | readonly ParamValue[], query?: Query];
-  'animals.index': [params?: {} | readonly ParamValue[] | null, query?: Query];
-  'animals.view': [params?: { id?: ParamValue } | readonly ParamValue[] | null, query?: Query];
-  'animals.save': [params?: {} | readonly ParamValue[] | null, query?: Query];
-  'account.dashboard': [params: { account: ParamValue } | readonly ParamValue[], query?: Query];
-  limited: [params?: {} | readonly ParamValue[] | null, query?: Query];
-  'admin.dashboard': [params?: {} | readonly ParamValue[] | null, query?: Query];
-  'admin.users.show': [params: { id: ParamValue } | readonly ParamValue[], query?: Query];
-  'api.photo': [params: { id: ParamValue } | readonly ParamValue[], query?: Query];
-  'UserController@show': [params: { id: ParamValue } | readonly ParamValue[], query?: Query];
-  'UserController@posts': [
-    params: { id: ParamValue; slug?: ParamValue } | readonly ParamValue[],
-    query?: Query,
-  ];
-  'HomeController@contact': [params?: {} | readonly ParamValue[] | null, query?: Query];
-  'PhotoController@index': [params?: {} | readonly ParamValue[] | null, query?: Query];
-  'PhotoController@create': [params?: {} | readonly ParamValue[] | null, query?: Query];
-  'PhotoController@store': [params?: {} | readonly ParamValue[] | null, query?: Query];
-  'PhotoController@show': [params: { id: ParamValue } | readonly ParamValue[], query?: Query];
-  'PhotoController@edit': [params: { id: ParamValue } | readonly ParamValue[], query?: Query];
-  'PhotoController@update': [params: { id: ParamValue } | readonly ParamValue[], query?: Query];
-  'PhotoController@destroy': [params: { id: ParamValue } | readonly ParamValue[], query?: Query];
-  'AnimalController@getIndex': [params?: {} | readonly ParamValue[] | null, query?: Query];
-  'AnimalController@getView': [
-    params?: { id?: ParamValue } | readonly ParamValue[] | null,
-    query?: Query,
-  ];
-  'AnimalController@postSave': [params?: {} | readonly ParamValue[] | null, query?: Query];
-  'HomeController@dashboard': [params?: {} | readonly ParamValue[] | null, query?: Query];
+/** What `url(name, params)` accepts for each route name. */
+export interface AppUrlParams {
+  [name: string]: AnyUrlParams;
+  home: UrlParamsOf<never>;
+  hello: UrlParamsOf<never, 'name'>;
+  'user.show': UrlParamsOf<'id'>;
+  'user.posts': UrlParamsOf<'id', 'slug'>;
+  contact: UrlParamsOf<never>;
+  'photos.index': UrlParamsOf<never>;
+  'photos.create': UrlParamsOf<never>;
+  'photos.store': UrlParamsOf<never>;
+  'photos.show': UrlParamsOf<'id'>;
+  'photos.edit': UrlParamsOf<'id'>;
+  'photos.update': UrlParamsOf<'id'>;
+  'photos.destroy': UrlParamsOf<'id'>;
+  'animals.index': UrlParamsOf<never>;
+  'animals.view': UrlParamsOf<never, 'id'>;
+  'animals.save': UrlParamsOf<never>;
+  'account.dashboard': UrlParamsOf<'account'>;
+  limited: UrlParamsOf<never>;
+  'admin.dashboard': UrlParamsOf<never>;
+  'admin.users.show': UrlParamsOf<'id'>;
+  'api.photo': UrlParamsOf<'id'>;
+  'UserController@show': UrlParamsOf<'id'>;
+  'UserController@posts': UrlParamsOf<'id', 'slug'>;
+  'HomeController@contact': UrlParamsOf<never>;
+  'PhotoController@index': UrlParamsOf<never>;
+  'PhotoController@create': UrlParamsOf<never>;
+  'PhotoController@store': UrlParamsOf<never>;
+  'PhotoController@show': UrlParamsOf<'id'>;
+  'PhotoController@edit': UrlParamsOf<'id'>;
+  'PhotoController@update': UrlParamsOf<'id'>;
+  'PhotoController@destroy': UrlParamsOf<'id'>;
+  'AnimalController@getIndex': UrlParamsOf<never>;
+  'AnimalController@getView': UrlParamsOf<never, 'id'>;
+  'AnimalController@postSave': UrlParamsOf<never>;
+  'HomeController@dashboard': UrlParamsOf<never>;
+}
+
+/** The routes `url(name)` accepts with no parameters. */
+export interface AppRoutesWithoutParams {
+  home: 0;
+  hello: 0;
+  contact: 0;
+  'photos.index': 0;
+  'photos.create': 0;
+  'photos.store': 0;
+  'animals.index': 0;
+  'animals.view': 0;
+  'animals.save': 0;
+  limited: 0;
+  'admin.dashboard': 0;
+  'HomeController@contact': 0;
+  'PhotoController@index': 0;
+  'PhotoController@create': 0;
+  'PhotoController@store': 0;
+  'AnimalController@getIndex': 0;
+  'AnimalController@getView': 0;
+  'AnimalController@postSave': 0;
+  'HomeController@dashboard': 0;
 }
 
 declare module 'course-router' {
   interface RouteParams extends AppRouteParams {}
-  interface RouteArgs extends AppUrlArgs {}
+  interface RouteUrlParams extends AppUrlParams {}
+  interface RoutesWithoutParams extends AppRoutesWithoutParams {}
 }
 
 const $handlerGroups: HandlerGroup[] = [
@@ -540,9 +556,11 @@ export default table;
 
 /** The URL of a named route of this app, checked by tsc; with no arguments, the current URL. */
 export function url(): string;
+export function url(name: keyof AppRoutesWithoutParams): string;
 export function url<Names extends string = keyof AppRouteParams, K extends Names = Names>(
   name: K,
-  ...args: AppUrlArgs[K]
+  params: AppUrlParams[K],
+  query?: Query,
 ): string;
 export function url(name?: string, params?: never, query?: Query): string {
   return name === undefined ? currentUrl() : buildUrl(table, name, params, query);

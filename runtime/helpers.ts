@@ -1,7 +1,16 @@
 import { requireContext } from './context.js';
 import type { CourseRequest } from './request.js';
 import type { CourseResponse } from './response.js';
-import { activeTable, buildUrl, currentUrl, type RouteArgs, type RouteName } from './url.js';
+import {
+  activeTable,
+  type AnyUrlParams,
+  buildUrl,
+  currentUrl,
+  type Query,
+  type RouteName,
+  type RoutesWithoutParams,
+  type RouteUrlParams,
+} from './url.js';
 
 /**
  * The URL of a named route (`url('user.show', { id: 5 })`), of a `'Class@method'` callback,
@@ -10,16 +19,17 @@ import { activeTable, buildUrl, currentUrl, type RouteArgs, type RouteName } fro
  * @example url('user.show', { id: 5 }, { tab: 'posts' }) // '/user/5?tab=posts'
  */
 export function url(): string;
+export function url(name: keyof RoutesWithoutParams): string;
 export function url<Names extends string = RouteName, K extends Names = Names>(
   name: K,
-  ...args: RouteArgs[K]
+  params: RouteUrlParams[K],
+  query?: Query,
 ): string;
-export function url(name?: string, ...args: unknown[]): string {
+export function url(name?: string, params?: AnyUrlParams, query?: Query): string {
   if (name === undefined) return currentUrl();
   const table = activeTable();
   if (!table) throw new Error('course: url() needs the generated routes module to be loaded');
-  const [params, query] = args as Parameters<typeof buildUrl>[2][];
-  return buildUrl(table, name, params, query as Parameters<typeof buildUrl>[3]);
+  return buildUrl(table, name, params as Parameters<typeof buildUrl>[2], query);
 }
 
 /** The request being served. */

@@ -33,13 +33,15 @@ export type {
   ResourceController,
 } from './interfaces.js';
 export type {
-  AnyUrlArgs,
+  AnyUrlParams,
   ParamValue,
   Query,
-  RouteArgs,
   RouteName,
   RouteParams,
-  UrlArgs,
+  RoutesWithoutParams,
+  RouteUrlParams,
+  UrlParams,
+  UrlParamsOf,
 } from './url.js';
 export type {
   MatchHit,

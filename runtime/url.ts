@@ -18,22 +18,45 @@ export type Query = Readonly<Record<string, ParamValue | readonly ParamValue[] |
 /** A route name of the app. */
 export type RouteName = keyof RouteParams;
 
-/** What `url()` accepts after a name, whichever route it names. */
-export type AnyUrlArgs = [params?: object | readonly ParamValue[] | null, query?: Query];
+/** What `url()` accepts as the parameters of a route, whichever route it names. */
+export type AnyUrlParams = object | readonly ParamValue[] | null;
 
 /**
- * The arguments after each route name, as tuples; the generated module augments it. `url()`
- * reaches it through `K extends Names extends string`, with `Names` defaulting to the app's
- * route names: while tsc infers a call it sees `string` (one index signature) instead of the
- * union of every name and every route's arguments, then checks the inferred name against the
- * names. A call costs the same however many routes the app has.
+ * The parameters `url(name, params)` accepts for a route with the required parameters `R` and
+ * the optional ones `O`: an object of them, or their values in order (`null` too when none is
+ * required). The generated module writes `UrlParamsOf<'id'>`, which tsc shows in its messages and
+ * builds once for every route with the same parameters.
  */
-export interface RouteArgs {
-  [name: string]: AnyUrlArgs;
+export type UrlParamsOf<R extends string, O extends string = never> =
+  | ([O] extends [never]
+      ? { [P in R]: ParamValue }
+      : [R] extends [never]
+        ? { [P in O]?: ParamValue }
+        : { [P in R]: ParamValue } & { [P in O]?: ParamValue })
+  | readonly ParamValue[]
+  | ([R] extends [never] ? null : never);
+
+/**
+ * The parameters after each route name; the generated module augments it. `url()` reaches it
+ * through `K extends Names extends string`, with `Names` defaulting to the app's route names:
+ * while tsc infers a call it sees `string` (one index signature) instead of the union of every
+ * name and every route's parameters, then checks the inferred name against the names. A call
+ * costs the same however many routes the app has.
+ */
+export interface RouteUrlParams {
+  [name: string]: AnyUrlParams;
 }
 
-/** The arguments of `url(name, …)` for a route of the app. */
-export type UrlArgs<N extends RouteName> = RouteArgs[N];
+/**
+ * The routes that need no parameter, as keys; the generated module augments it. `url(name)`
+ * with a name alone is checked against them, without the parameters' types, so that the calls
+ * apps make most cost tsc little more than an untyped `url()`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface RoutesWithoutParams {}
+
+/** The parameters `url(name, params)` accepts for a route of the app. */
+export type UrlParams<N extends RouteName> = RouteUrlParams[N];
 
 /**
  * Builds the URL of a named route of `table`; throws naming what is unknown or missing. A route

@@ -44,4 +44,4 @@ const HEADER = `/* eslint-disable */
 // inputs: %%hash%%`;
 
 const IMPORTS = `import { allowedIn, buildUrl, decodeParam, defineRoutes, handlersOf, hitList, isWordIn, parseTree, RouteList, segmentHash, StaticPaths, templates, testedRoutes, testList, testPath, url as currentUrl, walkTree } from 'course-router';
-import type { AnyUrlArgs, DynamicRoute, HandlerGroup, MatchHit, Params, ParamValue, Query } from 'course-router';`;
+import type { AnyUrlParams, DynamicRoute, HandlerGroup, MatchHit, Params, ParamValue, Query, UrlParamsOf } from 'course-router';`;

@@ -4,8 +4,9 @@ import { key, str } from './_print.js';
 
 /**
  * URL templates by route name and by `'Class@method'` (the first route wins), and the
- * interfaces that type `url()`: `AppRouteParams` (the names and their parameters) and
- * `AppUrlArgs` (the arguments after each name, behind an index signature; see `RouteArgs`).
+ * interfaces that type `url()`: `AppRouteParams` (the names and their parameters),
+ * `AppUrlParams` (what `url(name, params)` accepts, behind an index signature; see
+ * `RouteUrlParams`) and `AppRoutesWithoutParams` (the names `url(name)` accepts alone).
  */
 export function emitNames(app: CompiledApp): Chunk[] {
   const named = [...namedRoutes(app.routes)];
@@ -29,16 +30,28 @@ const hosts = templates(${str(JSON.stringify(hosts))});`),
     },
     {
       kind: 'list',
-      open: '/** The arguments after each route name, for `url()`. */\nexport interface AppUrlArgs {\n  [name: string]: AnyUrlArgs;',
+      open: '/** What `url(name, params)` accepts for each route name. */\nexport interface AppUrlParams {\n  [name: string]: AnyUrlParams;',
       close: '}',
       empty:
-        '/** The arguments after each route name, for `url()`. */\nexport interface AppUrlArgs {\n  [name: string]: AnyUrlArgs;\n}',
+        '/** What `url(name, params)` accepts for each route name. */\nexport interface AppUrlParams {\n  [name: string]: AnyUrlParams;\n}',
       terminator: ';',
-      entries: named.map(([name, route]) => ({ text: `  ${key(name)}: ${argsType(route)}` })),
+      entries: named.map(([name, route]) => ({ text: `  ${key(name)}: ${urlParamsType(route)}` })),
+    },
+    {
+      kind: 'list',
+      open: '/** The routes `url(name)` accepts with no parameters. */\nexport interface AppRoutesWithoutParams {',
+      close: '}',
+      empty:
+        '/** The routes `url(name)` accepts with no parameters. */\nexport interface AppRoutesWithoutParams {}',
+      terminator: ';',
+      entries: named
+        .filter(([, route]) => !routeParams(route).some((p) => !p.optional))
+        .map(([name]) => ({ text: `  ${key(name)}: 0` })),
     },
     code(`declare module 'course-router' {
   interface RouteParams extends AppRouteParams {}
-  interface RouteArgs extends AppUrlArgs {}
+  interface RouteUrlParams extends AppUrlParams {}
+  interface RoutesWithoutParams extends AppRoutesWithoutParams {}
 }`),
   ];
 }
@@ -76,10 +89,16 @@ function paramsType(route: RouteRecord): string {
   return `{ ${fields.join('; ')} }`;
 }
 
-/** The `url()` arguments after the name: the parameters are required when one of them is. */
-function argsType(route: RouteRecord): string {
-  const params = paramsType(route);
-  return routeParams(route).some((p) => !p.optional)
-    ? `[params: ${params} | readonly ParamValue[], query?: Query]`
-    : `[params?: ${params} | readonly ParamValue[] | null, query?: Query]`;
+/**
+ * What `url(name, params)` accepts for a route: `UrlParamsOf<required, optional>`, one type for
+ * every route with the same parameters.
+ */
+function urlParamsType(route: RouteRecord): string {
+  const union = (names: string[]) => (names.length === 0 ? 'never' : names.map(str).join(' | '));
+  const params = routeParams(route);
+  const required = params.filter((p) => !p.optional).map((p) => p.name);
+  const optional = params.filter((p) => p.optional).map((p) => p.name);
+  return optional.length === 0
+    ? `UrlParamsOf<${union(required)}>`
+    : `UrlParamsOf<${union(required)}, ${union(optional)}>`;
 }

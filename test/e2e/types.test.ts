@@ -35,6 +35,8 @@ beforeAll(async () => {
 Course.get('/user/{id}', 'Users@show').name('user.show');
 Course.get('/post/{post}/{comment?}', 'Users@show').name('post');
 Course.get('/', 'Users@show').name('home');
+Course.get('/about', 'Users@show').name('about');
+Course.get('/archive/{year?}', 'Users@show').name('archive');
 `,
     'app/Components/Controller/Users.ts':
       'export class Users {\n  show(): string {\n    return "";\n  }\n}\n',
@@ -58,6 +60,9 @@ export const d: string = url('post', ['x', 'y']);
 export const e: string = url('Users@show', { id: 1 });
 export const f: string = url('home', null, { page: 1 });
 export const g: string = globalUrl('user.show', [7]);
+export const h: string = url('archive');
+export const i: string = url('archive', { year: 2024 });
+export const j: string = globalUrl('about', {}, { page: 1 });
 `,
     );
     const result = await tsc(dir);
@@ -65,7 +70,7 @@ export const g: string = globalUrl('user.show', [7]);
     expect(result.code).toBe(0);
   });
 
-  it('rejects a wrong parameter name, a missing parameter, an unknown route and a bad value', async () => {
+  it('rejects a wrong parameter name, missing parameters, an unknown route and a bad value', async () => {
     writeFile(
       dir,
       'uses.ts',
@@ -75,6 +80,8 @@ export const a = url('user.show', { wrong: 1 });
 export const b = globalUrl('user.show');
 export const c = url('no.such.route');
 export const d = url('user.show', { id: {} });
+export const e = url('post', { comment: 'c' });
+export const f = url('archive', { month: 5 });
 `,
     );
     const result = await tsc(dir);
@@ -82,10 +89,20 @@ export const d = url('user.show', { id: {} });
     expect(result.output).toMatch(
       /uses\.ts\(3,\d+\): error TS2353: Object literal may only specify known properties, and 'wrong'/,
     );
-    expect(result.output).toMatch(/uses\.ts\(4,\d+\): error TS2554/);
+    // A name alone must be one of a route that needs no parameter.
     expect(result.output).toMatch(
-      /uses\.ts\(5,\d+\): error TS2345: Argument of type '"no.such.route"'/,
+      /uses\.ts\(4,\d+\): error TS2345: Argument of type '"user.show"' is not assignable to parameter of type 'keyof RoutesWithoutParams'/,
+    );
+    expect(result.output).toMatch(
+      /uses\.ts\(5,\d+\): error TS2345: Argument of type '"no.such.route"' is not assignable to parameter of type 'keyof AppRoutesWithoutParams'/,
     );
     expect(result.output).toMatch(/uses\.ts\(6,\d+\): error TS2322: Type '\{\}' is not assignable/);
+    expect(result.output).toMatch(
+      /uses\.ts\(7,\d+\): error TS2345: .*UrlParamsOf<"post", "comment">'\.[\s\S]*?Property 'post' is missing/,
+    );
+    expect(result.output).toMatch(
+      /uses\.ts\(8,\d+\): error TS2353: Object literal may only specify known properties, and 'month'/,
+    );
+    expect(result.output.match(/error TS/g)).toHaveLength(6);
   });
 });
