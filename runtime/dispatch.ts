@@ -9,6 +9,7 @@ import { normalizePath } from './path.js';
 import type { CourseRequest } from './request.js';
 import { CourseResponse } from './response.js';
 import { applyResult } from './result.js';
+import { resolveTarget, type ResolvedTarget } from './target.js';
 import type { MatchHit, RouteTable } from './types.js';
 import { buildUrl } from './url.js';
 
@@ -61,10 +62,24 @@ function serve(context: RequestContext): Outcome | Promise<Outcome> {
   const host = request.getHeader('host');
   if (host !== undefined && !HOST.test(host))
     return statusResponse(new HttpException(400, 'Bad Host header'), options, request);
-  if (table.bootManagers?.length || request.method === 'POST') return prepared(context);
+  // Boot managers and `_method` may change the path or the verb: the route is found after them.
+  if (table.bootManagers?.length || request.method === 'POST') {
+    const path = normalizePath(request.target);
+    if (path === undefined) return statusResponse(new HttpException(400), options, request);
+    request.path = path;
+    return prepared(context);
+  }
+  const target = resolveTarget(
+    table,
+    request.method,
+    request.target,
+    table.usesHost ? request.getHost() : '',
+  );
+  if (target === undefined) return statusResponse(new HttpException(400), options, request);
+  request.path = target.path;
   let outcome: Outcome | Promise<Outcome>;
   try {
-    outcome = route(context, 0);
+    outcome = route(context, 0, target);
   } catch (error) {
     return fail(error, context, 0);
   }
@@ -99,10 +114,15 @@ async function spoof(request: CourseRequest, options: StartOptions): Promise<voi
   if (method && SPOOFABLE.has(method)) request.method = method;
 }
 
-function route(context: RequestContext, depth: number): Outcome | Promise<Outcome> {
+/** Routes the request; `target`: its path and route, when `resolveTarget` found them already. */
+function route(
+  context: RequestContext,
+  depth: number,
+  target?: ResolvedTarget,
+): Outcome | Promise<Outcome> {
   const { table, options, request, response } = context;
   const host = table.usesHost ? request.getHost() : '';
-  const hit = table.match(request.method, request.path, host);
+  const hit = target !== undefined ? target.hit : table.match(request.method, request.path, host);
   if (hit === undefined) {
     const allowed = table.allowed(request.path, host);
     if (allowed.length === 0 && table.errorRedirect !== undefined) {

@@ -37,6 +37,11 @@ export interface RouteEntry {
   readonly domain?: string;
   /** Where the route was defined: `routes.ts:4:7`. */
   readonly source: string;
+  /**
+   * Whether every path the route matches is already normal (`normalizePath` returns it as it
+   * is): a raw request target it matches is then routed without normalising.
+   */
+  readonly normalOnly?: boolean;
 }
 
 /** A matched route and its parameter values. */

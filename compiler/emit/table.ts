@@ -3,6 +3,7 @@ import type { ClassImport, CompiledApp, RouteRecord } from '../types.js';
 import { code, printed, type Chunk } from './_chunk.js';
 import type { EmitContext } from './_context.js';
 import { Interned } from './_intern.js';
+import { matchesNormalOnly } from './normal-only.js';
 import { fits, str } from './_print.js';
 
 /**
@@ -49,6 +50,8 @@ export function emitTable(
       route.domain?.pattern ?? 0,
       // The usual label (`closure file:line`, or the method's) is made again at run time.
       route.handlerLabel === label ? 0 : route.handlerLabel,
+      // 1: the route may match a path that is not normal (see `matchesNormalOnly`).
+      matchesNormalOnly(route) ? 0 : 1,
     ];
     // Fields left out at the end are 0.
     while (row.at(-1) === 0) row.pop();

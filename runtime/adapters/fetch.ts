@@ -6,7 +6,6 @@ import {
   type StartOptions,
 } from '../dispatch.js';
 import { readFetchBody } from '../body.js';
-import { normalizePath } from '../path.js';
 import { headerPairs, NULL_BODY_STATUS } from './_common.js';
 import { CourseRequest } from '../request.js';
 import type { RouteTable } from '../types.js';
@@ -25,13 +24,12 @@ export function createFetchHandler(
     const head = native.method === 'HEAD';
     const raw = pathOf(native.url);
     if (raw.length > MAX_TARGET_LENGTH) return toResponse(badRequest(414), head);
-    const path = normalizePath(raw);
-    if (path === undefined) return toResponse(badRequest(), head);
     const headers = native.headers;
     const request = new CourseRequest(
       native.method,
       raw,
-      path,
+      // The path is resolved by `dispatch`.
+      raw,
       {
         // A Fetch runtime may leave Host out of the headers; the URL always has it.
         header: (name) => headers.get(name) ?? (name === 'host' ? hostOf(native.url) : undefined),

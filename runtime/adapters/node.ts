@@ -9,7 +9,6 @@ import {
   type StartOptions,
 } from '../dispatch.js';
 import { readNodeBody } from '../body.js';
-import { normalizePath } from '../path.js';
 import { finalHeaders, NULL_BODY_STATUS } from './_common.js';
 import { CourseRequest } from '../request.js';
 import type { RouteTable } from '../types.js';
@@ -23,13 +22,12 @@ export function createNodeHandler(
     const head = req.method === 'HEAD';
     const raw = req.url ?? '/';
     if (raw.length > MAX_TARGET_LENGTH) return send(badRequest(414), res, head);
-    const path = normalizePath(raw);
-    if (path === undefined) return send(badRequest(), res, head);
     const headers = req.headers;
     const request = new CourseRequest(
       req.method ?? 'GET',
       raw,
-      path,
+      // The path is resolved by `dispatch`.
+      raw,
       {
         header: (name) => {
           const value = headers[name];

@@ -11,8 +11,9 @@ import { Rows } from './rows.js';
  * A route as stored: verbs (a position in the verb lists), URL, callback (a closure's
  * position, or `-1 - k` for the `k`th of the methods), source line and column, source file (a
  * position), parameter count, stack (middleware and exception handlers, a position in the
- * shared list), name (`0`: none), domain (`0`: none), and the handler label (`0`: the usual
- * one, `closure <file>:<line>` or the method's). Fields left out at the end are `0`.
+ * shared list), name (`0`: none), domain (`0`: none), the handler label (`0`: the usual
+ * one, `closure <file>:<line>` or the method's), and `1` when the route may match a path that
+ * is not normal (`RouteEntry.normalOnly`). Fields left out at the end are `0`.
  */
 export type RouteRow = readonly [
   verbs: number,
@@ -26,6 +27,7 @@ export type RouteRow = readonly [
   name?: string | 0,
   domain?: string | 0,
   label?: string | 0,
+  loose?: 0 | 1,
 ];
 
 /** Middleware (`[class, args]`) and exception handlers (classes) shared by routes. */
@@ -93,7 +95,8 @@ export class RouteList {
 
   #build(row: RouteRow): RouteEntry {
     const [verbs, url, call, line, column, file = 0, arity = 0, stack = 0] = row;
-    const [name = 0, domain = 0, label = 0] = row.slice(8) as (string | 0)[];
+    const [name = 0, domain = 0, label = 0] = row.slice(8, 11) as (string | 0)[];
+    const loose = row[11] ?? 0;
     const [middleware, handlers] = this.#stacks[stack]!;
     const path = this.#files[file]!;
     return {
@@ -111,6 +114,7 @@ export class RouteList {
       handlers,
       ...(domain === 0 ? {} : { domain }),
       source: `${path}:${line}:${column}`,
+      normalOnly: loose === 0,
     };
   }
 

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RouteTable } from 'course-router';
 import { normalizePath } from '../../runtime/path.js';
+import { resolveTarget } from '../../runtime/target.js';
 import { referenceMatch, type RefRoute } from '../_reference.js';
 import { importTable, removeApp, runCli, writeApp } from '../_utils.js';
 
@@ -96,7 +97,7 @@ async function build(routes: RefRoute[]): Promise<RouteTable> {
   return importTable(dir);
 }
 
-describe('property: the generated matcher agrees with the reference matcher', () => {
+describe('property: the generated matcher agrees with the reference matcher, and the server resolves targets as it does', () => {
   it(
     `for ${ROUTE_SETS} random route sets × ${REQUESTS_PER_SET} random requests`,
     { timeout: 120_000 * SCALE },
@@ -130,6 +131,11 @@ describe('property: the generated matcher agrees with the reference matcher', ()
             };
             cases++;
             expect(actual, `${verb} ${raw} → ${path}`).toEqual(decoded(expected));
+            // The server's way: the raw target matched first, normalised only when needed.
+            const resolved = resolveTarget(table, verb, raw, '');
+            expect(resolved?.path, raw).toBe(path);
+            expect(resolved?.hit?.route, raw).toBe(hit?.route);
+            expect(resolved?.hit?.params, raw).toEqual(hit?.params);
           }),
           { numRuns: REQUESTS_PER_SET, seed: 7 },
         );
