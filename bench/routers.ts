@@ -10,7 +10,7 @@ import { Memoirist } from 'memoirist';
 import { addRoute, createRouter, findRoute } from 'rou3';
 import { compileRouter } from 'rou3/compiler';
 import { build } from '../compiler/index.js';
-import { normalizePath } from '../runtime/path.js';
+import { resolveTarget } from '../runtime/target.js';
 import type { RouteTable } from '../runtime/types.js';
 import type { BenchRoute } from './route-sets.js';
 
@@ -29,10 +29,8 @@ export async function course(routes: Route[], label = 'course'): Promise<Contend
   const table = await buildTable(routes, label);
   return {
     name: 'course',
-    lookup: (method, url) => {
-      const path = normalizePath(url);
-      return path === undefined ? undefined : table.match(method, path, '');
-    },
+    // What the server does with a request target: see `resolveTarget`.
+    lookup: (method, url) => resolveTarget(table, method, url, '')?.hit,
   };
 }
 
