@@ -300,9 +300,9 @@ function $p1(path: string): Params | undefined {
   if (path.slice(0, 6) !== '/user/') return undefined;
   let e1 = path.indexOf('/', 6);
   if (e1 === -1) e1 = path.length;
+  if (path.length !== e1) return undefined;
   const v1 = path.slice(6, e1);
   if (v1 === '' || !$r0.test(v1)) return undefined;
-  if (path.length !== e1) return undefined;
   return [decodeParam(v1)];
 }
 
@@ -310,9 +310,9 @@ function $p2(path: string): Params | undefined {
   if (path.slice(0, 6) !== '/user/') return undefined;
   let e1 = path.indexOf('/', 6);
   if (e1 === -1) e1 = path.length;
+  if (path.slice(e1, e1 + 6) !== '/posts') return undefined;
   const v1 = path.slice(6, e1);
   if (v1 === '' || !$r0.test(v1)) return undefined;
-  if (path.slice(e1, e1 + 6) !== '/posts') return undefined;
   let v3: string | undefined;
   let e3 = e1 + 6;
   if (e3 < path.length) {
@@ -331,8 +331,8 @@ function $p3(path: string): Params | undefined {
   if (path.slice(0, 8) !== '/photos/') return undefined;
   let e1 = path.indexOf('/', 8);
   if (e1 === -1) e1 = path.length;
-  if (!isWordIn(path, 8, e1)) return undefined;
   if (path.length !== e1) return undefined;
+  if (!isWordIn(path, 8, e1)) return undefined;
   return [path.slice(8, e1)];
 }
 
@@ -340,8 +340,8 @@ function $p4(path: string): Params | undefined {
   if (path.slice(0, 8) !== '/photos/') return undefined;
   let e1 = path.indexOf('/', 8);
   if (e1 === -1) e1 = path.length;
-  if (!isWordIn(path, 8, e1)) return undefined;
   if (path.length !== e1 + 5 || path.slice(e1, e1 + 5) !== '/edit') return undefined;
+  if (!isWordIn(path, 8, e1)) return undefined;
   return [path.slice(8, e1)];
 }
 
@@ -349,8 +349,8 @@ function $p5(path: string): Params | undefined {
   if (path.slice(0, 8) !== '/photos/') return undefined;
   let e1 = path.indexOf('/', 8);
   if (e1 === -1) e1 = path.length;
-  if (!isWordIn(path, 8, e1)) return undefined;
   if (path.length !== e1) return undefined;
+  if (!isWordIn(path, 8, e1)) return undefined;
   return [path.slice(8, e1)];
 }
 
@@ -358,8 +358,8 @@ function $p6(path: string): Params | undefined {
   if (path.slice(0, 8) !== '/photos/') return undefined;
   let e1 = path.indexOf('/', 8);
   if (e1 === -1) e1 = path.length;
-  if (!isWordIn(path, 8, e1)) return undefined;
   if (path.length !== e1) return undefined;
+  if (!isWordIn(path, 8, e1)) return undefined;
   return [path.slice(8, e1)];
 }
 
@@ -387,9 +387,9 @@ function $p9(path: string): Params | undefined {
   if (path.slice(0, 13) !== '/admin/users/') return undefined;
   let e1 = path.indexOf('/', 13);
   if (e1 === -1) e1 = path.length;
+  if (path.length !== e1) return undefined;
   const v1 = path.slice(13, e1);
   if (v1 === '' || !$r0.test(v1)) return undefined;
-  if (path.length !== e1) return undefined;
   return [decodeParam(v1)];
 }
 
@@ -397,9 +397,9 @@ function $p10(path: string): Params | undefined {
   if (path.slice(0, 12) !== '/api/photos/') return undefined;
   let e1 = path.indexOf('/', 12);
   if (e1 === -1) e1 = path.length;
+  if (path.length !== e1) return undefined;
   const v1 = path.slice(12, e1);
   if (v1 === '' || !$r0.test(v1)) return undefined;
-  if (path.length !== e1) return undefined;
   return [decodeParam(v1)];
 }
 

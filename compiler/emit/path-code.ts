@@ -9,8 +9,8 @@ interface Position {
 
 /**
  * A route's path test as straight-line code: literals compared where they must be,
- * each parameter found with one `indexOf`, checked where it lies, and sliced only once the
- * whole path matched. Returns the parameter values, or `undefined`; nothing is allocated on a
+ * each parameter found with one `indexOf`, its value checked once the path's literals and
+ * length matched, and sliced only once the whole path matched. Returns the parameter values, or `undefined`; nothing is allocated on a
  * miss. `regex` names the module constant holding a regex.
  */
 export function emitPathFunction(
@@ -19,6 +19,9 @@ export function emitPathFunction(
   regex: (source: string) => string,
 ): string {
   const lines: string[] = [];
+  // Checks of required values wait until the path's shape (literals, lengths) has matched:
+  // a sibling route's path is then turned down without reading its values.
+  const checks: string[] = [];
   const values: string[] = [];
   let at: Position = { variable: undefined, offset: 0 };
   let pending = '';
@@ -34,6 +37,7 @@ export function emitPathFunction(
         pending === ''
           ? `if (path.charCodeAt(${print(at)}) !== 47) return undefined;`
           : `if (${lacks(`${pending}/`, at)}) return undefined;`,
+        ...checks.splice(0),
         `const v${i} = path.slice(${print(plus(at, pending.length + 1))});`,
         `if (${step.empty ? '' : `v${i} === '' || `}${regex(LINE_BREAK)}.test(v${i})) return undefined;`,
         `return [${[...values, `decodeParam(v${i})`].join(', ')}];`,
@@ -44,6 +48,7 @@ export function emitPathFunction(
     }
     if (step.optional) {
       if (pending !== '') lines.push(`if (${lacks(pending, at)}) return undefined;`);
+      lines.push(...checks.splice(0));
       at = plus(at, pending.length);
       pending = '';
       const [start, end, value] = [`s${i}`, `e${i}`, `v${i}`];
@@ -84,11 +89,11 @@ export function emitPathFunction(
       `if (${end} === -1) ${end} = path.length;`,
     );
     if (step.check === undefined) {
-      lines.push(`if (!isWordIn(path, ${start}, ${end})) return undefined;`);
+      checks.push(`if (!isWordIn(path, ${start}, ${end})) return undefined;`);
       values.push(`path.slice(${start}, ${end})`);
     } else {
       const value = `v${i}`;
-      lines.push(
+      checks.push(
         `const ${value} = path.slice(${start}, ${end});`,
         `if (${value} === '' || !${regex(step.check)}.test(${value})) return undefined;`,
       );
@@ -102,6 +107,7 @@ export function emitPathFunction(
     pending === ''
       ? `if (path.length !== ${print(end)}) return undefined;`
       : `if (path.length !== ${print(end)} || ${lacks(pending, at)}) return undefined;`,
+    ...checks,
   );
   lines.push(`return [${values.join(', ')}];`);
   return wrap(name, lines);
