@@ -30,9 +30,7 @@ const MAX_OPTIONAL = 6;
 
 // `\w`, `\d`, or one class of word characters (`[0-9]`, `[a-zA-Z_]`, …), repeated or not.
 const CLASS_PART = String.raw`(?:\\[dw]|[0-9]-[0-9]|[a-z]-[a-z]|[A-Z]-[A-Z]|[A-Za-z0-9_])`;
-const WORDS = new RegExp(
-  String.raw`^(?:\\[dw]|\[${CLASS_PART}+\])(?:[+*?]|\{\d+(?:,\d*)?\})?$`,
-);
+const WORDS = new RegExp(String.raw`^(?:\\[dw]|\[${CLASS_PART}+\])(?:[+*?]|\{\d+(?:,\d*)?\})?$`);
 
 function sample(tokens: readonly PatternToken[], absent: ReadonlySet<PatternToken>): string {
   let out = '';
