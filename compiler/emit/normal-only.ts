@@ -1,3 +1,4 @@
+import { normalizePath } from '../../runtime/path.js';
 import type { PatternToken, RouteRecord } from '../types.js';
 import { segmentSteps } from './segments.js';
 
@@ -14,19 +15,16 @@ export function matchesNormalOnly(route: RouteRecord): boolean {
   if (segmentSteps(route) === undefined) return false;
   const params = route.tokens.filter((t) => t.kind === 'param');
   if (!params.every((t) => WORDS.test(t.regex))) return false;
+  // Optional parameters come last (segment by segment): each may end the path.
   const optional = params.filter((t) => t.optional);
-  // Every choice of present and absent optional parameters (routes have a few at most).
-  if (optional.length > MAX_OPTIONAL) return false;
-  for (let mask = 0; mask < 1 << optional.length; mask++) {
-    const absent = new Set(optional.filter((_, k) => mask & (1 << k)));
-    if (!isNormalSample(sample(route.tokens, absent))) return false;
+  for (let present = 0; present <= optional.length; present++) {
+    const path = sample(route.tokens, new Set(optional.slice(present)));
+    if (normalizePath(path) !== path) return false;
   }
   return true;
 }
 
 // --- internal ---
-
-const MAX_OPTIONAL = 6;
 
 // `\w`, `\d`, or one class of word characters (`[0-9]`, `[a-zA-Z_]`, …), repeated or not.
 const CLASS_PART = String.raw`(?:\\[dw]|[0-9]-[0-9]|[a-z]-[a-z]|[A-Z]-[A-Z]|[A-Za-z0-9_])`;
@@ -39,11 +37,4 @@ function sample(tokens: readonly PatternToken[], absent: ReadonlySet<PatternToke
     else if (!absent.has(token)) out += `${token.separator}x`;
   }
   return out || '/';
-}
-
-/** What `normalizePath` leaves as it is: see there. */
-function isNormalSample(path: string): boolean {
-  if (!path.startsWith('/')) return false;
-  if (path.length > 1 && path.endsWith('/')) return false;
-  return !/[?%\\]|\/\/|\/\./.test(path);
 }

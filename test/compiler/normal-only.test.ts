@@ -15,6 +15,7 @@ Course.get('/file/{name}.{ext?}', () => 'c').name('dotted');
 Course.get('/docs/{path}', () => 'd').where('path', '.*').name('rest');
 Course.get('/any/{v}', () => 'e').where('v', '[^/]+').name('class');
 Course.get('/dot/.well-known', () => 'f').name('dot');
+Course.get('/escaped/a%41', () => 'i').name('escaped');
 Course.get('/', () => 'g').name('root');
 Course.get('/list/{page?}', () => 'h').name('optional');
 `,
@@ -30,11 +31,12 @@ const route = (name: string) => table.routes.find((r) => r.name === name)!;
 
 describe('routes that match only normal paths', () => {
   it('are those of word parameters and normal literals', () => {
-    for (const name of ['word', 'digits', 'root', 'optional'])
+    // `/.well-known` is a segment starting with a dot, not a dot segment: normal.
+    for (const name of ['word', 'digits', 'root', 'optional', 'dot'])
       expect(route(name).normalOnly, name).toBe(true);
-    // A value that may hold `/`, `%`, `.`…, a literal with a dot segment, or a route tested by
-    // its regex (which lets a trailing `/` through) may match a path that is not normal.
-    for (const name of ['rest', 'class', 'dot', 'dotted'])
+    // A value that may hold `/`, `%`, `.`…, a literal with an escape, or a route tested by its
+    // regex (which lets a trailing `/` through) may match a path that is not normal.
+    for (const name of ['rest', 'class', 'escaped', 'dotted'])
       expect(route(name).normalOnly, name).toBe(false);
   });
 
@@ -49,6 +51,9 @@ describe('routes that match only normal paths', () => {
     const query = resolveTarget(table, 'GET', '/user/7/?tab=1', '');
     expect(query?.path).toBe('/user/7');
     expect(query?.hit?.route).toBe(route('word'));
+    const dot = resolveTarget(table, 'GET', '/dot/.well-known', '');
+    expect(dot?.path).toBe('/dot/.well-known');
+    expect(dot?.hit?.route).toBe(route('dot'));
     const dotted = resolveTarget(table, 'GET', '/file/a.txt/', '');
     expect(dotted?.path).toBe('/file/a.txt');
     expect(dotted?.hit?.params).toEqual(['a', 'txt']);
