@@ -69,12 +69,7 @@ function serve(context: RequestContext): Outcome | Promise<Outcome> {
     request.path = path;
     return prepared(context);
   }
-  const target = resolveTarget(
-    table,
-    request.method,
-    request.target,
-    table.usesHost ? request.getHost() : '',
-  );
+  const target = resolveTarget(table, request.method, request.target, hostOf(context));
   if (target === undefined) return statusResponse(new HttpException(400), options, request);
   request.path = target.path;
   let outcome: Outcome | Promise<Outcome>;
@@ -121,10 +116,10 @@ function route(
   target?: ResolvedTarget,
 ): Outcome | Promise<Outcome> {
   const { table, options, request, response } = context;
-  const host = table.usesHost ? request.getHost() : '';
-  const hit = target !== undefined ? target.hit : table.match(request.method, request.path, host);
+  const hit =
+    target !== undefined ? target.hit : table.match(request.method, request.path, hostOf(context));
   if (hit === undefined) {
-    const allowed = table.allowed(request.path, host);
+    const allowed = table.allowed(request.path, hostOf(context));
     if (allowed.length === 0 && table.errorRedirect !== undefined) {
       return response.redirect(table.errorRedirect, 302);
     }
@@ -222,7 +217,7 @@ function takeRewriteUrl(request: CourseRequest): void {
  */
 async function fail(error: unknown, context: RequestContext, depth: number): Promise<Outcome> {
   const { table, options, request, response } = context;
-  const host = table.usesHost ? request.getHost() : '';
+  const host = hostOf(context);
   const handlers = request.loaded
     ? request.loaded.route.handlers
     : (table.handlersFor?.(request.path, host) ?? []);
@@ -237,6 +232,11 @@ async function fail(error: unknown, context: RequestContext, depth: number): Pro
     }
   }
   return statusResponse(error, options, request);
+}
+
+/** The host routes are matched on: the request's, when a route depends on it. */
+function hostOf({ table, request }: RequestContext): string {
+  return table.usesHost ? request.getHost() : '';
 }
 
 function statusResponse(
