@@ -45,7 +45,7 @@ const hosts = templates(${str(JSON.stringify(hosts))});`),
         '/** The routes `url(name)` accepts with no parameters. */\nexport interface AppRoutesWithoutParams {}',
       terminator: ';',
       entries: named
-        .filter(([, route]) => !routeParams(route).some((p) => !p.optional))
+        .filter(([, route]) => paramNames(route, false).length === 0)
         .map(([name]) => ({ text: `  ${key(name)}: 0` })),
     },
     code(`declare module 'course-router' {
@@ -82,6 +82,13 @@ function routeParams(route: RouteRecord) {
   return [...(route.domain?.params ?? []), ...route.params];
 }
 
+/** The names of a route's optional parameters, or of its required ones. */
+function paramNames(route: RouteRecord, optional: boolean): string[] {
+  return routeParams(route)
+    .filter((p) => p.optional === optional)
+    .map((p) => p.name);
+}
+
 function paramsType(route: RouteRecord): string {
   const params = routeParams(route);
   if (params.length === 0) return '{}';
@@ -95,9 +102,8 @@ function paramsType(route: RouteRecord): string {
  */
 function urlParamsType(route: RouteRecord): string {
   const union = (names: string[]) => (names.length === 0 ? 'never' : names.map(str).join(' | '));
-  const params = routeParams(route);
-  const required = params.filter((p) => !p.optional).map((p) => p.name);
-  const optional = params.filter((p) => p.optional).map((p) => p.name);
+  const required = paramNames(route, false);
+  const optional = paramNames(route, true);
   return optional.length === 0
     ? `UrlParamsOf<${union(required)}>`
     : `UrlParamsOf<${union(required)}, ${union(optional)}>`;
