@@ -37,7 +37,7 @@ export function dispatch(
   const response = new CourseResponse();
   if (options.bodyLimit !== undefined) request.bodyLimit = options.bodyLimit;
   const context: RequestContext = { table, options, request, response };
-  return storage.run(context, () => serve(context));
+  return storage.run(context, serve, context);
 }
 
 /** The response for a request that never reached the router (a malformed target). */
@@ -60,7 +60,7 @@ const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d
 function serve(context: RequestContext): Outcome | Promise<Outcome> {
   const { table, options, request } = context;
   const host = request.getHeader('host');
-  if (host !== undefined && !HOST.test(host))
+  if (host !== undefined && badHost(host))
     return statusResponse(new HttpException(400, 'Bad Host header'), options, request);
   // Boot managers and `_method` may change the path or the verb: the route is found after them.
   if (table.bootManagers?.length || request.method === 'POST') {
@@ -79,6 +79,16 @@ function serve(context: RequestContext): Outcome | Promise<Outcome> {
     return fail(error, context, 0);
   }
   return outcome instanceof Promise ? outcome.catch((error) => fail(error, context, 0)) : outcome;
+}
+
+// Nearly every request of a server names the same host: the last valid one is not tested again.
+let validHost = '';
+
+function badHost(host: string): boolean {
+  if (host === validHost) return false;
+  if (!HOST.test(host)) return true;
+  validHost = host;
+  return false;
 }
 
 /** Serves a request that boot managers or `_method` spoofing see first. */

@@ -5,7 +5,7 @@
 export class CourseResponse {
   status = 200;
   /** Lower-case header names. */
-  readonly headers: Record<string, string> = Object.create(null) as Record<string, string>;
+  readonly headers: Record<string, string> = new HeaderRecord();
   body: string | Uint8Array | null = null;
   /** `Set-Cookie` values. */
   readonly cookies: string[] = [];
@@ -63,6 +63,11 @@ export class CourseResponse {
 }
 
 // --- internal ---
+
+// Header records have no `Object.prototype` behind them (`__proto__` is a name like any other),
+// and, made by `new`, stay in V8's fast mode where `Object.create(null)` is a dictionary.
+const HeaderRecord = function HeaderRecord() {} as unknown as new () => Record<string, string>;
+HeaderRecord.prototype = Object.create(null) as object;
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const UNSAFE = /[\r\n\0]/;

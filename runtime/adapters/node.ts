@@ -10,7 +10,7 @@ import {
 } from '../dispatch.js';
 import { readNodeBody } from '../body.js';
 import { finalHeaders, NULL_BODY_STATUS } from './_common.js';
-import { CourseRequest } from '../request.js';
+import { CourseRequest, type RequestSource } from '../request.js';
 import type { RouteTable } from '../types.js';
 
 /** A `node:http` request listener serving `table`. */
@@ -22,20 +22,12 @@ export function createNodeHandler(
     const head = req.method === 'HEAD';
     const raw = req.url ?? '/';
     if (raw.length > MAX_TARGET_LENGTH) return send(badRequest(414), res, head);
-    const headers = req.headers;
     const request = new CourseRequest(
       req.method ?? 'GET',
       raw,
       // The path is resolved by `dispatch`.
       raw,
-      {
-        header: (name) => {
-          const value = headers[name];
-          return Array.isArray(value) ? value.join(', ') : value;
-        },
-        body: (limit) => readNodeBody(req, limit),
-        remoteAddress: req.socket.remoteAddress,
-      },
+      new NodeSource(req),
       req,
     );
     const outcome = dispatch(table, options, request);
@@ -48,6 +40,24 @@ export function createNodeHandler(
 }
 
 // --- internal ---
+
+/** Headers, body and peer of a `node:http` request, read when asked. */
+class NodeSource implements RequestSource {
+  constructor(private readonly req: IncomingMessage) {}
+
+  header(name: string): string | undefined {
+    const value = this.req.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  body(limit: number): Promise<Uint8Array> {
+    return readNodeBody(this.req, limit);
+  }
+
+  get remoteAddress(): string | undefined {
+    return this.req.socket.remoteAddress;
+  }
+}
 
 /** Sends the outcome; a failure while sending ends the response, never the process. */
 function deliver(outcome: Outcome, res: ServerResponse, head: boolean): void {

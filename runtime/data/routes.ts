@@ -118,7 +118,6 @@ export class RouteList {
     };
   }
 
-  /** The callback called with exactly `arity` positional parameters. */
   /** The callback called with exactly `arity` arguments, as the route's callback declares them. */
   #caller(call: RouteRow[3], arity: number): (params: Params) => unknown {
     type Fn = (...args: (string | undefined)[]) => unknown;
