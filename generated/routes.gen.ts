@@ -556,7 +556,9 @@ export default table;
 
 /** The URL of a named route of this app, checked by tsc; with no arguments, the current URL. */
 export function url(): string;
-export function url(name: keyof AppRoutesWithoutParams): string;
+export function url<Names extends string = keyof AppRoutesWithoutParams, K extends Names = Names>(
+  name: K,
+): string;
 export function url<Names extends string = keyof AppRouteParams, K extends Names = Names>(
   name: K,
   params: AppUrlParams[K],

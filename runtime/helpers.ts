@@ -19,7 +19,9 @@ import {
  * @example url('user.show', { id: 5 }, { tab: 'posts' }) // '/user/5?tab=posts'
  */
 export function url(): string;
-export function url(name: keyof RoutesWithoutParams): string;
+export function url<Names extends string = keyof RoutesWithoutParams, K extends Names = Names>(
+  name: K,
+): string;
 export function url<Names extends string = RouteName, K extends Names = Names>(
   name: K,
   params: RouteUrlParams[K],
