@@ -41,9 +41,14 @@ export function createNodeHandler(
 
 // --- internal ---
 
-/** Headers, body and peer of a `node:http` request, read when asked. */
+/** Headers, body and peer of a `node:http` request. */
 class NodeSource implements RequestSource {
-  constructor(private readonly req: IncomingMessage) {}
+  /** Taken now: once the client has gone, the socket no longer tells it. */
+  readonly remoteAddress: string | undefined;
+
+  constructor(private readonly req: IncomingMessage) {
+    this.remoteAddress = req.socket.remoteAddress;
+  }
 
   header(name: string): string | undefined {
     const value = this.req.headers[name];
@@ -52,10 +57,6 @@ class NodeSource implements RequestSource {
 
   body(limit: number): Promise<Uint8Array> {
     return readNodeBody(this.req, limit);
-  }
-
-  get remoteAddress(): string | undefined {
-    return this.req.socket.remoteAddress;
   }
 }
 
