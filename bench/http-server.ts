@@ -5,6 +5,11 @@ import { pathToFileURL } from 'node:url';
 const [kind = 'node', portText = '0', table = ''] = process.argv.slice(2);
 const port = Number(portText);
 const ready = () => console.log('ready');
+// The runner asks for this process's CPU time (µs) before and after a round of load.
+process.on('message', () => {
+  const used = process.cpuUsage();
+  process.send!(used.user + used.system);
+});
 
 if (kind === 'node') {
   // A bare node:http server with the one route hand-matched: the ceiling.

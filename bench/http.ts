@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,10 +8,12 @@ import { median, type RunOptions } from './lookup.js';
 import { STANDARD_ROUTES } from './route-sets.js';
 import { writeCourseApp } from './routers.js';
 
-/** Requests per second of one server, median of the rounds. */
+/** Requests per second of one server and its CPU time per request, medians of the rounds. */
 export interface HttpResult {
   server: string;
   requestsPerSecond: number;
+  /** The server process's CPU time per request, µs: steadier than requests/s on a busy machine. */
+  cpuMicros: number;
   errors: number;
 }
 
@@ -41,7 +43,7 @@ export async function runHttp(options: RunOptions): Promise<HttpResult[]> {
   const table = path.join(dir, 'generated/routes.gen.ts');
   const rounds = options.smoke ? 1 : 5;
   const seconds = options.smoke ? 1 : 5;
-  const samples = new Map<string, { rps: number[]; errors: number }>();
+  const samples = new Map<string, { rps: number[]; cpu: number[]; errors: number }>();
   for (let round = 0; round < rounds; round++) {
     for (const kind of SERVERS) {
       const port = 30000 + Math.floor(Math.random() * 20000);
@@ -50,7 +52,7 @@ export async function runHttp(options: RunOptions): Promise<HttpResult[]> {
         ['--import', 'tsx', path.join(HERE, 'http-server.ts'), kind, String(port), table],
         {
           cwd: path.join(HERE, '..'),
-          stdio: ['ignore', 'pipe', 'inherit'],
+          stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
         },
       );
       await new Promise<void>((resolve, reject) => {
@@ -65,10 +67,13 @@ export async function runHttp(options: RunOptions): Promise<HttpResult[]> {
       const url = `http://127.0.0.1:${port}/user/42`;
       // A second of load first, so that every server is measured with its code optimised.
       if (!options.smoke) await autocannon({ url, connections: 10, duration: 1 });
+      const before = await cpuTime(child);
       const result = await autocannon({ url, connections: 10, duration: seconds });
+      const cpu = (await cpuTime(child)) - before;
       child.kill();
-      const entry = samples.get(kind) ?? { rps: [], errors: 0 };
+      const entry = samples.get(kind) ?? { rps: [], cpu: [], errors: 0 };
       entry.rps.push(result.requests.average);
+      entry.cpu.push(cpu / Math.max(1, result.requests.total));
       entry.errors += result.errors + result.timeouts + result.non2xx;
       samples.set(kind, entry);
     }
@@ -76,6 +81,15 @@ export async function runHttp(options: RunOptions): Promise<HttpResult[]> {
   return SERVERS.map((kind) => ({
     server: NAMES[kind],
     requestsPerSecond: median(samples.get(kind)!.rps),
+    cpuMicros: median(samples.get(kind)!.cpu),
     errors: samples.get(kind)!.errors,
   }));
+}
+
+/** The CPU time (user and system, µs) a server process has used so far. */
+function cpuTime(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    child.once('message', (micros) => resolve(micros as number));
+    child.send('cpu');
+  });
 }

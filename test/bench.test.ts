@@ -35,7 +35,10 @@ describe('npm run bench -- --smoke', () => {
           expect(report).toContain(section);
         }
         expect(report).toMatch(/\| start-up ≤ 20 ms \| [\d.]+ ms \| (yes|no) \|/);
-        expect(report).toMatch(/\| course \(node:http adapter\) \| \d+ \| 0 \|/);
+        expect(report).toMatch(/\| course \(node:http adapter\) \| \d+ \| \d+\.\d \| 0 \|/);
+        expect(report).toMatch(
+          /\| HTTP ≥ 90% of bare node:http \| \d+% \(by server CPU per request: \d+%\) \|/,
+        );
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
