@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { Node } from 'ts-morph';
+import { Node } from './_ts-morph.js';
 import type { SourceLocation } from '../runtime/dsl/types.js';
 import type { ResolvedConfig } from './config.js';
 import type { Diagnostics } from './errors.js';

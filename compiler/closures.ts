@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Node, SyntaxKind, type Expression, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, type Expression, type SourceFile } from './_ts-morph.js';
 import type { SourceLocation } from '../runtime/dsl/types.js';
 import type { Diagnostics } from './errors.js';
 import type { CodeImport, HoistedConstant } from './types.js';

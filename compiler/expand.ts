@@ -1,4 +1,4 @@
-import { Node } from 'ts-morph';
+import { Node } from './_ts-morph.js';
 import type { ClassRef, RouteDefinition } from '../runtime/dsl/types.js';
 import { findClass } from './classes.js';
 import type { ResolvedConfig } from './config.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Node, type CallExpression, type Expression } from 'ts-morph';
+import { Node, type CallExpression, type Expression } from './_ts-morph.js';
 import type { Recording, SourceLocation } from '../runtime/dsl/types.js';
 import { checkMethod, findClass, resolveReference } from './classes.js';
 import { closureDeps, locationOf } from './closures.js';

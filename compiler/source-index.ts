@@ -1,5 +1,12 @@
 import path from 'node:path';
-import { Node, Project, SyntaxKind, ts, type CallExpression, type SourceFile } from 'ts-morph';
+import {
+  Node,
+  Project,
+  SyntaxKind,
+  ts,
+  type CallExpression,
+  type SourceFile,
+} from './_ts-morph.js';
 import type { SourceLocation } from '../runtime/dsl/types.js';
 import type { ClassImport } from './types.js';
 
