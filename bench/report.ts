@@ -77,8 +77,9 @@ export function renderReport(r: BenchReport): string {
     fmwStart.ms / start.ms >= 20,
   ]);
   targets.push(['start-up heap ≤ 3 MB', `${start.heapMB.toFixed(1)} MB`, start.heapMB <= 3]);
-  const rps = (name: string) => r.http.find((h) => h.server.startsWith(name))!.requestsPerSecond;
-  const cpu = (name: string) => r.http.find((h) => h.server.startsWith(name))!.cpuMicros;
+  const server = (name: string) => r.http.find((h) => h.server.startsWith(name))!;
+  const rps = (name: string) => server(name).requestsPerSecond;
+  const cpu = (name: string) => server(name).cpuMicros;
   // No router on node:http can pass bare node:http: its ratio is the ceiling of the others.
   // Server CPU per request says the same as requests/s with less of the machine's noise.
   const against = (name: string) =>
