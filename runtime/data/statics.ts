@@ -1,4 +1,4 @@
-import { segmentHash } from '../matcher.js';
+import { segmentHash } from '../tree.js';
 import type { MatchHit } from '../types.js';
 import type { RouteList } from './routes.js';
 import { Rows } from './rows.js';
@@ -32,8 +32,13 @@ export class StaticPaths {
   readonly #verbs: readonly (readonly string[])[];
   /** `[path, answer, path, answer, …]` as stored. */
   readonly #entries: readonly (string | Answer)[];
-  /** Key → position of the path in `#entries`, or positions when paths share a key. */
-  readonly #byKey = new Map<number, number | number[]>();
+  /**
+   * Open-addressed: `[key, position]` per slot (the path's position in `#entries`, `-1` in an
+   * empty slot), found by the key's Fibonacci hash; paths that share a key take further slots.
+   * Read inline, with no `Map` call.
+   */
+  readonly #slots: Int32Array;
+  readonly #shift: number;
   readonly #key: (path: string) => number;
 
   constructor(json: string, key: (path: string) => number) {
@@ -45,13 +50,16 @@ export class StaticPaths {
     this.#verbs = data.verbs;
     this.#entries = data.paths;
     this.#key = key;
+    let bits = 2;
+    while (1 << bits < data.keys.length * 2) bits++;
+    this.#shift = 32 - bits;
+    const slots = (this.#slots = new Int32Array(2 << bits).fill(-1));
     for (let k = 0; k < data.keys.length; k++) {
-      const hash = data.keys[k]!;
-      const position = 2 * k;
-      const found = this.#byKey.get(hash);
-      if (found === undefined) this.#byKey.set(hash, position);
-      else if (typeof found === 'number') this.#byKey.set(hash, [found, position]);
-      else found.push(position);
+      const key = data.keys[k]!;
+      let slot = this.#slotOf(key);
+      while (slots[slot + 1] !== -1) slot = (slot + 2) & (slots.length - 1);
+      slots[slot] = key;
+      slots[slot + 1] = 2 * k;
     }
   }
 
@@ -82,18 +90,19 @@ export class StaticPaths {
   }
 
   #answer(path: string): Answer | undefined {
-    const found = this.#byKey.get(this.#key(path));
-    if (found === undefined) return undefined;
-    if (typeof found === 'number') return this.#at(found, path);
-    for (const position of found) {
-      const answer = this.#at(position, path);
-      if (answer !== undefined) return answer;
+    const key = this.#key(path);
+    const slots = this.#slots;
+    for (let slot = this.#slotOf(key); ; slot = (slot + 2) & (slots.length - 1)) {
+      const position = slots[slot + 1]!;
+      if (position === -1) return undefined;
+      if (slots[slot] === key && this.#entries[position] === path) {
+        return this.#entries[position + 1] as Answer;
+      }
     }
-    return undefined;
   }
 
-  #at(position: number, path: string): Answer | undefined {
-    return this.#entries[position] === path ? (this.#entries[position + 1] as Answer) : undefined;
+  #slotOf(key: number): number {
+    return (Math.imul(key, 0x9e3779b1) >>> this.#shift) << 1;
   }
 }
 /**
