@@ -180,8 +180,9 @@ function matchStatic(method: string, path: string): MatchHit | undefined | null 
 
 // The tree as data, for `allowed` (unmatched requests only).
 const $tree = parseTree(
-  '[[],99162322,"hello",1,3599307,"user",2,-989034367,"photos",3,-856935945,"animals",4,-1047860588,"dashboard",5,92668751,"admin",6,96794,"api",7]\n[[0]]\n[[1,2]]\n[[3,4,5,6]]\n[[7]]\n[[8]]\n[[9]]\n[[10]]',
+  '[]\n[0]\n[16,32]\n[48,64,80,96]\n[112]\n[128]\n[144]\n[160]',
   8,
+  '{"segments":["","hello","user","photos","animals","dashboard","admin","api"],"edges":[99162322,0,1,3599307,0,2,84707457,0,3,216805879,0,4,25881236,0,5,92668751,0,6,96794,0,7]}',
 );
 
 function allowed(path: string, host: string): string[] {

@@ -52,22 +52,7 @@ export type {
   UrlPart,
 } from './types.js';
 export type * from './dsl/types.js';
-export {
-  allowedIn,
-  handlersOf,
-  isWordIn,
-  parseTree,
-  segmentHash,
-  testedRoutes,
-  testPath,
-  walkTree,
-} from './matcher.js';
-export type {
-  DynamicRoute,
-  HandlerGroup,
-  MatchChild,
-  MatchNode,
-  MatchTree,
-  RouteTest,
-  SegmentProgram,
-} from './matcher.js';
+export { allowedIn, handlersOf, isWordIn, testedRoutes, testPath, walkTree } from './matcher.js';
+export type { DynamicRoute, HandlerGroup, RouteTest, SegmentProgram } from './matcher.js';
+export { parseTree, segmentHash } from './tree.js';
+export type { MatchTree } from './tree.js';

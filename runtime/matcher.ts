@@ -4,7 +4,8 @@
  */
 import { decodeParam } from './path.js';
 import type { RouteList } from './data/routes.js';
-import { Rows } from './data/rows.js';
+import type { Rows } from './data/rows.js';
+import { segmentEnds, SKIP_LIMIT, walkTo, type MatchTree } from './tree.js';
 import type { HandlerInstance, Instantiable, MatchHit, Params } from './types.js';
 
 /** A group with exception handlers: its prefix regex, host, and handlers. */
@@ -19,14 +20,8 @@ export type HandlerGroup = readonly [
  * default parameter rule), read in place.
  */
 export function isWordIn(text: string, start: number, end: number): boolean {
-  if (end <= start) return false;
-  for (let i = start; i < end; i++) {
-    const c = text.charCodeAt(i);
-    // 0-9, A-Z, _, a-z
-    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || c === 95 || (c >= 97 && c <= 122)))
-      return false;
-  }
-  return true;
+  // `end` is a `/` or the end of the path in every caller, where the scan stops anyway.
+  return end > start && wordEnd(text, start) >= end;
 }
 
 /** The handlers of the groups (innermost first) whose prefix and host match. */
@@ -56,16 +51,24 @@ export type SegmentProgram = readonly (string | readonly [optional: 0 | 1, check
 
 /**
  * Runs a path program (see the compiler's segments emitter): literals compared in place, each
- * parameter one `/`-separated segment found with `indexOf`, checked, and sliced. One shared
- * function for every route keeps the generated module small and this code hot.
+ * parameter one `/`-separated segment, checked as it is read and sliced. One shared function
+ * for every route keeps the generated module small and this code hot. `from` and `pos` resume
+ * it after steps already known to match (the literal segments a tree walk compared): the
+ * program's step `from` is tried at `pos` of the path. The first two values are kept in
+ * variables, so a miss allocates nothing and a hit one array of the right size.
  */
 export function matchSegments(
   path: string,
   program: SegmentProgram,
+  from = 0,
+  pos = 0,
 ): (string | undefined)[] | undefined {
-  let values: (string | undefined)[] | undefined;
-  let pos = 0;
-  for (let k = 0; k < program.length; k++) {
+  let count = 0;
+  let first: string | undefined;
+  let second: string | undefined;
+  let more: (string | undefined)[] | undefined;
+  const n = path.length;
+  for (let k = from; k < program.length; k++) {
     const step = program[k]!;
     if (typeof step === 'string') {
       // A slice compared with `===` costs less than `startsWith` in V8.
@@ -73,28 +76,49 @@ export function matchSegments(
       pos += step.length;
       continue;
     }
-    if (pos >= path.length) {
+    let value: string | undefined;
+    if (pos >= n) {
       if (step[0] === 0) return undefined;
-      (values ??= []).push(undefined);
-      continue;
-    }
-    if (path.charCodeAt(pos) !== 47 /* '/' */) return undefined;
-    let end = path.indexOf('/', pos + 1);
-    if (end === -1) end = path.length;
-    if (end === pos + 1) return undefined;
-    const check = step[1];
-    if (check === 0) {
-      // A word has no `%`: nothing to decode.
-      if (!isWordIn(path, pos + 1, end)) return undefined;
-      (values ??= []).push(path.slice(pos + 1, end));
     } else {
-      const value = path.slice(pos + 1, end);
-      if (!check.test(value)) return undefined;
-      (values ??= []).push(decodeParam(value));
+      if (path.charCodeAt(pos) !== 47 /* '/' */) return undefined;
+      const check = step[1];
+      let end: number;
+      if (check === 0) {
+        // A word has no `%`: nothing to decode.
+        end = wordEnd(path, pos + 1);
+        if (end === pos + 1 || (end < n && path.charCodeAt(end) !== 47)) return undefined;
+        value = path.slice(pos + 1, end);
+      } else {
+        end = path.indexOf('/', pos + 1);
+        if (end === -1) end = n;
+        if (end === pos + 1) return undefined;
+        value = path.slice(pos + 1, end);
+        if (!check.test(value)) return undefined;
+        value = decodeParam(value);
+      }
+      pos = end;
     }
-    pos = end;
+    if (count === 0) first = value;
+    else if (count === 1) second = value;
+    else (more ??= []).push(value);
+    count++;
   }
-  return pos === path.length ? (values ?? []) : undefined;
+  if (pos !== n) return undefined;
+  if (count === 0) return [];
+  if (count === 1) return [first];
+  return more === undefined ? [first, second] : [first, second, ...more];
+}
+
+/** The position of the first character from `start` on that is not `\w` (or the end). */
+function wordEnd(text: string, start: number): number {
+  let i = start;
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // 0-9, A-Z, _, a-z
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || c === 95 || (c >= 97 && c <= 122)))
+      return i;
+  }
+  return i;
 }
 
 /**
@@ -113,68 +137,11 @@ export type RouteTest = readonly [
   captures: number,
 ];
 
-/** A node of the dynamic-route tree: children by path segment, and the tests to run here. */
-export interface MatchNode {
-  /** Children by the hash of their segment (`segmentHash`), the few that share one in a list. */
-  readonly c: ReadonlyMap<number, readonly MatchChild[]> | undefined;
-  /** Route tests, in registration order (at an inner node: those that fix no segment here). */
-  readonly t: readonly number[];
-}
-
-/** A child node and the segment that leads to it: its row in the tree, the node once parsed. */
-export interface MatchChild {
-  readonly segment: string;
-  readonly row: number;
-  node: MatchNode | undefined;
-}
-
-/** The dynamic-route tree: its nodes by row, each parsed on first visit, and its root. */
-export interface MatchTree {
-  readonly rows: Rows<MatchNode>;
-  root: MatchNode | undefined;
-}
-
-/**
- * Reads the generated tree (`count` rows of `[tests, hash, segment, row, …]`, the root first),
- * whose segment hashes were computed at build time. A request's segment is hashed in place
- * (`segmentHash`), so it is neither copied out of the path nor looked up as a property (which
- * would search V8's table of every string the process holds); a segment never reaches a
- * prototype. Nodes are parsed as requests reach them: loading the module parses none.
- */
-export function parseTree(text: string, count: number): MatchTree {
-  return { rows: new Rows(text, count, toNode), root: undefined };
-}
-
-type TreeRow = [tests: number[], ...children: (number | string)[]];
-
-function toNode(row: TreeRow): MatchNode {
-  if (row.length === 1) return { c: undefined, t: row[0] };
-  const children = new Map<number, MatchChild[]>();
-  for (let k = 1; k < row.length; k += 3) {
-    const hash = row[k] as number;
-    const entry: MatchChild = {
-      segment: row[k + 1] as string,
-      row: row[k + 2] as number,
-      node: undefined,
-    };
-    const list = children.get(hash);
-    if (list === undefined) children.set(hash, [entry]);
-    else list.push(entry);
-  }
-  return { c: children, t: row[0] };
-}
-
-/** A hash of `text` from `start` to `end`, read in place. */
-export function segmentHash(text: string, start: number, end: number): number {
-  let hash = 0;
-  for (let i = start; i < end; i++) hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
-  return hash;
-}
-
 /**
  * Finds the first route matching among the dynamic ones of a large app: down the tree one path
- * segment at a time (one `indexOf` and one property read per level), then the node's tests in
- * order. One small shared function for every route stays hot however many routes there are.
+ * segment at a time (`walkTo`), then the node's tests in order, each resuming after the literal
+ * segments the walk compared. One small shared function for every route stays hot however
+ * many routes there are.
  */
 export function walkTree(
   tree: MatchTree,
@@ -184,12 +151,14 @@ export function walkTree(
   path: string,
   host: string,
 ): MatchHit | undefined {
-  const list = nodeFor(tree, path).t;
+  const list = tree.rows.at(walkTo(tree, path));
   for (let k = 0; k < list.length; k++) {
-    const test = tests.at(list[k]!);
+    const entry = list[k]!;
+    const test = tests.at((entry / SKIP_LIMIT) | 0);
     const verbs = test[1];
     if (verbs !== 0 && !verbs.includes(method)) continue;
-    const params = testPath(test, path, host);
+    const skip = entry % SKIP_LIMIT;
+    const params = testPath(test, path, host, skip, skip === 0 ? 0 : segmentEnds[skip - 1]!);
     if (params !== undefined) return { route: routes.at(test[0]), params };
   }
   return undefined;
@@ -219,16 +188,25 @@ export function allowedIn(
   host: string,
 ): string[] {
   const out: string[] = [];
-  for (const k of nodeFor(tree, path).t) {
-    const [verbs, test] = routes[k]!;
+  for (const entry of tree.rows.at(walkTo(tree, path))) {
+    const [verbs, test] = routes[(entry / SKIP_LIMIT) | 0]!;
     if (verbs === 0 || test(path, host) === undefined) continue;
     for (const verb of verbs) if (!out.includes(verb)) out.push(verb);
   }
   return out;
 }
 
-/** The parameters of `path` (and the host) for one route test, or `undefined`: the verb is not looked at. */
-export function testPath(test: RouteTest, path: string, host: string): Params | undefined {
+/**
+ * The parameters of `path` (and the host) for one route test, or `undefined`: the verb is not
+ * looked at. A segment program starts at its step `from`, at `pos` of the path (`matchSegments`).
+ */
+export function testPath(
+  test: RouteTest,
+  path: string,
+  host: string,
+  from = 0,
+  pos = 0,
+): Params | undefined {
   let domain: string[] | undefined;
   const hostTest = test[2];
   if (hostTest !== 0) {
@@ -243,7 +221,7 @@ export function testPath(test: RouteTest, path: string, host: string): Params | 
   const pathTest = test[3];
   let values: (string | undefined)[];
   if (Array.isArray(pathTest)) {
-    const found = matchSegments(path, pathTest as SegmentProgram);
+    const found = matchSegments(path, pathTest as SegmentProgram, from, pos);
     if (found === undefined) return undefined;
     values = found;
   } else {
@@ -259,55 +237,6 @@ export function testPath(test: RouteTest, path: string, host: string): Params | 
     }
   }
   return domain === undefined ? values : [...domain, ...values];
-}
-
-/** The deepest node whose segments the path has: it lists every route that can match. */
-function nodeFor(tree: MatchTree, path: string): MatchNode {
-  let node = tree.root ?? rootOf(tree);
-  let start = 1;
-  while (node.c !== undefined) {
-    let end = path.indexOf('/', start);
-    // Past the end of the path, the segment is empty.
-    if (end === -1) end = path.length < start ? start : path.length;
-    const found = node.c.get(segmentHash(path, start, end));
-    if (found === undefined) break;
-    let child: MatchChild | undefined;
-    if (found.length === 1) {
-      // One segment of this node has the hash: it is not read. A request segment that only
-      // shares the hash leads to routes that either fix the other segment (their tests fail)
-      // or fix none here (they are in every child as well): the same routes match.
-      if (found[0]!.segment.length === end - start) child = found[0];
-    } else {
-      for (let k = 0; k < found.length; k++) {
-        const { segment } = found[k]!;
-        if (segment.length === end - start && sameAt(path, start, segment)) {
-          child = found[k]!;
-          break;
-        }
-      }
-    }
-    if (child === undefined) break;
-    node = child.node ?? childOf(tree, child);
-    start = end + 1;
-  }
-  return node;
-}
-
-/** Whether `path` has `segment` at `start`, compared in place (no slice of the path). */
-function sameAt(path: string, start: number, segment: string): boolean {
-  for (let i = 0; i < segment.length; i++) {
-    if (path.charCodeAt(start + i) !== segment.charCodeAt(i)) return false;
-  }
-  return true;
-}
-
-// Kept out of `nodeFor`, so that it stays small enough for V8 to inline.
-function rootOf(tree: MatchTree): MatchNode {
-  return (tree.root = tree.rows.at(0));
-}
-
-function childOf(tree: MatchTree, child: MatchChild): MatchNode {
-  return (child.node = tree.rows.at(child.row));
 }
 
 function decodeAll(m: RegExpExecArray, from: number, to: number): (string | undefined)[] {

@@ -5,7 +5,7 @@ import { str } from './_print.js';
 import type { TreeNode } from './dynamic-tree.js';
 import { regexLiteral } from './match.js';
 import { emitPathFunction } from './path-code.js';
-import { codeSteps, segmentSteps } from './segments.js';
+import { codeSteps, segmentSteps, splitHead } from './segments.js';
 
 /**
  * The dynamic routes' path tests: straight-line code for the common shapes, the runtime's
@@ -20,6 +20,8 @@ export function emitDynamic(
   functions: string[];
   /** The data rows, as the runtime's `testList` reads them: header and lines. */
   tests: [string, string];
+  /** By position: how many leading literal segments the route's data row has as steps of their own. */
+  pieces: number[];
   regexes: string[];
 } {
   const functions: string[] = [];
@@ -35,17 +37,21 @@ export function emitDynamic(
   // Regexes of the generated code, hoisted to module constants `$r<position>`.
   const codeRegexes = new Interned<string>();
   const regex = (source: string): string => `$r${codeRegexes.add(source)}`;
+  const pieces: number[] = [];
   const tried = tested.map((route, k): TriedRoute => {
     const name = `$p${k}`;
     const steps = route.domain || !inline ? undefined : codeSteps(route);
     if (steps !== undefined) functions.push(emitPathFunction(name, steps, regex));
-    else if (!inline) rows.push(emitRouteTest(route, testRegex, verbSet));
-    else if (!route.domain && !route.match) functions.push(emitRegexFunction(name, route, regex));
+    else if (!inline) {
+      const [row, count] = emitRouteTest(route, testRegex, verbSet);
+      rows.push(row);
+      pieces[k] = count;
+    } else if (!route.domain && !route.match) functions.push(emitRegexFunction(name, route, regex));
     else {
       functions.push(
         `function ${name}(path: string, host: string): Params | undefined {\n  return testPath($tests.at(${rows.length}), path, host);\n}`,
       );
-      rows.push(emitRouteTest(route, testRegex, verbSet));
+      rows.push(emitRouteTest(route, testRegex, verbSet)[0]);
     }
     const verbs = route.verbs.includes('*')
       ? undefined
@@ -59,6 +65,7 @@ export function emitDynamic(
       JSON.stringify({ count: rows.length, verbs: verbSets.values, regexes: testRegexes.values }),
       rows.map((row) => JSON.stringify(row)).join('\n'),
     ],
+    pieces,
     regexes: codeRegexes.values.map((source, k) => `const $r${k} = ${regexLiteral(source)};`),
   };
 }
@@ -163,12 +170,15 @@ export function emitNodeFunctions(
 
 // --- internal ---
 
-/** A route as the runtime's `testPath` reads it (runtime `RouteTest`, as `testList` JSON). */
+/**
+ * A route as the runtime's `testPath` reads it (runtime `RouteTest`, as `testList` JSON), and
+ * how many leading literal segments its path program has as steps of their own (`splitHead`).
+ */
 function emitRouteTest(
   route: RouteRecord,
   regex: (source: string, flags?: string) => number,
   verbSet: (verbs: string[]) => number,
-): unknown[] {
+): [row: unknown[], pieces: number] {
   const verbs = route.verbs.includes('*')
     ? 0
     : verbSet([...new Set([...route.verbs, ...(accepts(route, 'HEAD') ? ['HEAD'] : [])])]);
@@ -177,8 +187,9 @@ function emitRouteTest(
     : route.domain.params.length
       ? regex(route.domain.regex, 'i')
       : route.domain.pattern;
-  const steps = segmentSteps(route);
-  const program = steps?.map((step) =>
+  const simple = segmentSteps(route);
+  const split = simple && splitHead(simple);
+  const program = split?.steps.map((step) =>
     step.kind === 'literal'
       ? step.text
       : [step.optional ? 1 : 0, step.check === undefined ? 0 : regex(step.check)],
@@ -187,7 +198,10 @@ function emitRouteTest(
     ? regex(route.match.source, route.match.flags)
     : (program ?? regex(route.regex));
   const url = route.match && route.params.length > 0 ? regex(route.regex) : 0;
-  return [route.index, verbs, host, path, url, route.params.length, route.match?.captures ?? 0];
+  return [
+    [route.index, verbs, host, path, url, route.params.length, route.match?.captures ?? 0],
+    split?.pieces ?? 0,
+  ];
 }
 function tryRoute(route: TriedRoute): string[] {
   const attempt = [

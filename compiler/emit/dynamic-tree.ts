@@ -1,4 +1,4 @@
-import { segmentHash } from '../../runtime/matcher.js';
+import { segmentHash, SKIP_LIMIT } from '../../runtime/tree.js';
 import type { RouteRecord } from '../types.js';
 
 // At or below this many routes a list of tests beats another level of the tree.
@@ -8,6 +8,8 @@ const LINEAR_MAX = 6;
 export interface TreeNode {
   c?: Record<string, TreeNode>;
   t: number[];
+  /** How many segments lead to the node. */
+  d: number;
 }
 
 /**
@@ -25,24 +27,36 @@ export function buildTree(
 }
 
 /**
- * The tree as the runtime's `parseTree` reads it: one JSON row per node, the root first, each
- * `[tests, hash, segment, row, …]` (a child's segment with its hash computed here, so loading
- * the module does not, and the row that holds the child). The runtime parses a node when a
- * request first reaches it, so start-up parses none.
+ * The tree as the runtime's `parseTree` reads it: one JSON row of test entries per node, the
+ * root first, and the edges as `{ segments, edges }` (the segment leading to each row, and
+ * `[hash, parent, child, …]` with each segment's hash computed here, so loading the module does
+ * not). An entry is a test's position × `SKIP_LIMIT` + how many leading literal segments of the
+ * route's path program the walk has compared by the time it reaches the node (`pieces`: how
+ * many the program has as steps of their own).
  */
-export function treeRows(root: TreeNode): { text: string; count: number } {
-  const rows: unknown[][] = [];
-  const add = (node: TreeNode): number => {
-    const row: unknown[] = [node.t];
-    rows.push(row);
-    const at = rows.length - 1;
-    for (const [segment, child] of Object.entries(node.c ?? {})) {
-      row.push(segmentHash(segment, 0, segment.length), segment, add(child));
+export function treeRows(
+  root: TreeNode,
+  pieces: (position: number) => number,
+): { text: string; count: number; edges: string } {
+  const rows: number[][] = [];
+  const segments: string[] = [];
+  const edges: number[] = [];
+  const add = (node: TreeNode, segment: string): number => {
+    const at = rows.push(
+      node.t.map((p) => p * SKIP_LIMIT + Math.min(pieces(p), node.d, SKIP_LIMIT - 1)),
+    );
+    segments.push(segment);
+    for (const [key, child] of Object.entries(node.c ?? {})) {
+      edges.push(segmentHash(key, 0, key.length), at - 1, add(child, key));
     }
-    return at;
+    return at - 1;
   };
-  add(root);
-  return { text: rows.map((row) => JSON.stringify(row)).join('\n'), count: rows.length };
+  add(root, '');
+  return {
+    text: rows.map((row) => JSON.stringify(row)).join('\n'),
+    count: rows.length,
+    edges: JSON.stringify({ segments, edges }),
+  };
 }
 
 // --- internal ---
@@ -53,7 +67,7 @@ function level(
   depth: number,
   position: (route: number) => number,
 ): TreeNode {
-  const leaf = { t: list.map(position) };
+  const leaf = { t: list.map(position), d: depth };
   if (list.length <= LINEAR_MAX) return leaf;
   const groups = new Map<string, number[]>();
   const loose: number[] = [];
@@ -64,7 +78,8 @@ function level(
   }
   // No route fixes this segment, or one group with loose routes beside it: no gain.
   if (groups.size === 0 || (groups.size === 1 && loose.length > 0)) return leaf;
-  const children: Record<string, TreeNode> = {};
+  // No prototype: a segment may be any word, `__proto__` too.
+  const children = Object.create(null) as Record<string, TreeNode>;
   for (const [key, own] of groups) {
     children[key] = level(
       routes,
@@ -73,7 +88,7 @@ function level(
       position,
     );
   }
-  return { c: children, t: loose.map(position) };
+  return { c: children, t: loose.map(position), d: depth };
 }
 
 /** The complete literal segments a route's paths begin with (`/a/b/{id}` → `a`, `b`). */

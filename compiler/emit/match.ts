@@ -30,8 +30,8 @@ export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): 
   const inline = tested.length <= INLINE_MAX;
   const dynamic = emitDynamic(tested, inline);
   const nodes = inline ? emitNodeFunctions(tree, dynamic.tried) : { functions: [], tables: [] };
-  const rows = treeRows(tree);
-  const treeArgs = `${str(rows.text)}, ${rows.count}`;
+  const rows = treeRows(tree, (position) => dynamic.pieces[position] ?? 0);
+  const treeArgs = `${str(rows.text)}, ${rows.count}, ${str(rows.edges)}`;
   const functions: string[] = [];
   // A decision tree answers a few static paths fastest; past that, its code grows beyond what
   // V8 keeps hot, and one lookup in a table wins.

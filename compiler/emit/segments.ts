@@ -45,7 +45,24 @@ export function codeSteps(route: RouteRecord): SegmentStep[] | undefined {
   return head && [...head, { kind: 'rest', empty: last.regex === '.*' }];
 }
 
+/**
+ * `steps` with the leading literal split into one step per path segment (`/a/b` → `/a`, `/b`)
+ * when it is made of whole segments, and how many such steps lead: a tree walk that compared
+ * those segments lets the program resume after them.
+ */
+export function splitHead(steps: readonly SimpleStep[]): { steps: SimpleStep[]; pieces: number } {
+  const [head, ...rest] = steps;
+  if (head?.kind !== 'literal' || !WHOLE_SEGMENTS.test(head.text)) {
+    return { steps: [...steps], pieces: 0 };
+  }
+  const pieces = head.text.match(/\/[^/]+/g)!.map((text) => ({ kind: 'literal' as const, text }));
+  return { steps: [...pieces, ...rest], pieces: pieces.length };
+}
+
 // --- internal ---
+
+/** A literal of whole segments; in a simple program, a parameter after it starts a new one. */
+const WHOLE_SEGMENTS = /^(?:\/[^/]+)+$/;
 
 /** Literals and `/`-separated parameters that cannot match `/`; optional ones only last. */
 function isSimple(tokens: readonly PatternToken[]): boolean {

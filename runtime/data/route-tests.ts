@@ -27,7 +27,9 @@ export function testList(json: string, rows: string): Rows<RouteTest> {
         : path.map((step) =>
             typeof step === 'string'
               ? step
-              : ([step[0], step[1] === 0 ? 0 : regex(step[1])] as const),
+              : step[1] === 0
+                ? WORD_STEPS[step[0]]
+                : ([step[0], regex(step[1])] as const),
           ),
       url === 0 ? 0 : regex(url),
       urlParams,
@@ -35,6 +37,12 @@ export function testList(json: string, rows: string): Rows<RouteTest> {
     ],
   );
 }
+
+// The steps of a `\w+` parameter, required and optional, shared by every program.
+const WORD_STEPS = [
+  [0, 0],
+  [1, 0],
+] as const;
 
 type StoredTest = [
   route: number,

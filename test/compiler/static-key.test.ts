@@ -3,7 +3,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { chooseOffsets, keyFunction } from '../../compiler/emit/static-key.js';
 import { staticKey } from '../../runtime/data/statics.js';
-import { segmentHash } from '../../runtime/matcher.js';
+import { segmentHash } from '../../runtime/tree.js';
 
 /** The generated key function, compiled with what the generated module imports for it. */
 function compiled(offsets: readonly number[]): (path: string) => number {
