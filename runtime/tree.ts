@@ -16,8 +16,9 @@ export function segmentHash(text: string, start: number, end: number): number {
 /**
  * The tree as generated: node rows (`[entry, …]`, one per line, the root first; an entry is a
  * test's position × `SKIP_LIMIT` + how many of the route's leading literal segments the walk has
- * compared on the way to the node), and the edges as JSON `{ segments, edges }`: the segment
- * leading to each row (`''` for the root) and `[hash, parent, child, …]`.
+ * compared on the way to the node), and the edges as JSON `{ pool, edges }`: `[hash, parent,
+ * child, at, …]`, where `pool` holds the child's segment at `at` as its length (one character)
+ * then its characters. One string holds every segment, so comparing them reads few cache lines.
  */
 export interface MatchTree {
   readonly rows: Rows<readonly number[]>;
@@ -45,7 +46,7 @@ export const segmentEnds = new Int32Array(SKIP_LIMIT);
  * table by hash and parent, and compared with the node's own segment.
  */
 export function walkTo(tree: MatchTree, path: string): number {
-  const { table, mask, inner, segments } = tree.edges ?? loadEdges(tree);
+  const { table, mask, inner, pool } = tree.edges ?? loadEdges(tree);
   const n = path.length;
   let row = 0;
   let start = 1;
@@ -60,17 +61,18 @@ export function walkTo(tree: MatchTree, path: string): number {
       hash = (Math.imul(hash, 31) + c) | 0;
     }
     hash &= HASH_MASK;
-    let slot = (slotOf(row, hash) & mask) * 3;
+    let slot = (slotOf(row, hash) & mask) << 2;
     let child = 0;
     for (let h = table[slot]!; h !== -1; h = table[slot]!) {
-      if (h === hash && table[slot + 1] === row) {
-        const candidate = table[slot + 2]!;
-        if (sameAt(path, start, end, segments[candidate]!)) {
-          child = candidate;
-          break;
-        }
+      if (
+        h === hash &&
+        table[slot + 1] === row &&
+        sameAt(path, start, end, pool, table[slot + 3]!)
+      ) {
+        child = table[slot + 2]!;
+        break;
       }
-      slot = slot + 3 === table.length ? 0 : slot + 3;
+      slot = (slot + 4) & (table.length - 1);
     }
     if (child === 0) break;
     if (depth < SKIP_LIMIT) segmentEnds[depth] = end;
@@ -85,14 +87,16 @@ export function walkTo(tree: MatchTree, path: string): number {
 // --- internal ---
 
 const HASH_MASK = 0x3fffffff;
+// The most slots of the edge table in use: probes stay short.
+const LOAD = 0.5;
 
 interface Edges {
-  /** `[hash, parent, child]` per slot, `-1` in an empty slot's hash. */
+  /** `[hash, parent, child, at]` per slot (`at`: the child's segment in `pool`), `-1` in an empty slot's hash. */
   readonly table: Int32Array;
   readonly mask: number;
   /** `1` for a row with children. */
   readonly inner: Uint8Array;
-  readonly segments: readonly string[];
+  readonly pool: string;
 }
 
 function slotOf(parent: number, hash: number): number {
@@ -100,28 +104,27 @@ function slotOf(parent: number, hash: number): number {
 }
 
 function loadEdges(tree: MatchTree): Edges {
-  const { segments, edges } = JSON.parse(tree.edgeJson) as { segments: string[]; edges: number[] };
+  const { pool, edges } = JSON.parse(tree.edgeJson) as { pool: string; edges: number[] };
   let size = 4;
-  while (size < edges.length / 3 / 0.5) size *= 2;
-  const table = new Int32Array(size * 3).fill(-1);
-  const inner = new Uint8Array(segments.length);
-  for (let k = 0; k < edges.length; k += 3) {
-    const [hash, parent, child] = [edges[k]!, edges[k + 1]!, edges[k + 2]!];
+  while (size < edges.length / 4 / LOAD) size *= 2;
+  const table = new Int32Array(size * 4).fill(-1);
+  const inner = new Uint8Array(tree.rows.length);
+  for (let k = 0; k < edges.length; k += 4) {
+    const parent = edges[k + 1]!;
     inner[parent] = 1;
-    let slot = (slotOf(parent, hash) & (size - 1)) * 3;
-    while (table[slot] !== -1) slot = slot + 3 === table.length ? 0 : slot + 3;
-    table[slot] = hash;
-    table[slot + 1] = parent;
-    table[slot + 2] = child;
+    let slot = (slotOf(parent, edges[k]!) & (size - 1)) << 2;
+    while (table[slot] !== -1) slot = (slot + 4) & (table.length - 1);
+    table.set(edges.slice(k, k + 4), slot);
   }
-  return (tree.edges = { table, mask: size - 1, inner, segments });
+  return (tree.edges = { table, mask: size - 1, inner, pool });
 }
 
-/** Whether `path` from `start` to `end` is `segment`, compared in place. */
-function sameAt(path: string, start: number, end: number, segment: string): boolean {
-  if (end - start !== segment.length) return false;
-  for (let i = 0; i < segment.length; i++) {
-    if (path.charCodeAt(start + i) !== segment.charCodeAt(i)) return false;
+/** Whether `path` from `start` to `end` is the segment at `at` of `pool`, compared in place. */
+function sameAt(path: string, start: number, end: number, pool: string, at: number): boolean {
+  const length = pool.charCodeAt(at);
+  if (end - start !== length) return false;
+  for (let i = 0; i < length; i++) {
+    if (path.charCodeAt(start + i) !== pool.charCodeAt(at + 1 + i)) return false;
   }
   return true;
 }

@@ -28,9 +28,9 @@ export function buildTree(
 
 /**
  * The tree as the runtime's `parseTree` reads it: one JSON row of test entries per node, the
- * root first, and the edges as `{ segments, edges }` (the segment leading to each row, and
- * `[hash, parent, child, …]` with each segment's hash computed here, so loading the module does
- * not). An entry is a test's position × `SKIP_LIMIT` + how many leading literal segments of the
+ * root first, and the edges as `{ pool, edges }` (runtime `MatchTree`: `[hash, parent, child,
+ * at, …]` with each segment's hash computed here, so loading the module does not, and the
+ * segment at `at` of `pool`). An entry is a test's position × `SKIP_LIMIT` + how many leading literal segments of the
  * route's path program the walk has compared by the time it reaches the node (`pieces`: how
  * many the program has as steps of their own).
  */
@@ -39,23 +39,24 @@ export function treeRows(
   pieces: (position: number) => number,
 ): { text: string; count: number; edges: string } {
   const rows: number[][] = [];
-  const segments: string[] = [];
+  let pool = '';
   const edges: number[] = [];
-  const add = (node: TreeNode, segment: string): number => {
+  const add = (node: TreeNode): number => {
     const at = rows.push(
       node.t.map((p) => p * SKIP_LIMIT + Math.min(pieces(p), node.d, SKIP_LIMIT - 1)),
     );
-    segments.push(segment);
     for (const [key, child] of Object.entries(node.c ?? {})) {
-      edges.push(segmentHash(key, 0, key.length), at - 1, add(child, key));
+      const row = add(child);
+      edges.push(segmentHash(key, 0, key.length), at - 1, row, pool.length);
+      pool += String.fromCharCode(key.length) + key;
     }
     return at - 1;
   };
-  add(root, '');
+  add(root);
   return {
     text: rows.map((row) => JSON.stringify(row)).join('\n'),
     count: rows.length,
-    edges: JSON.stringify({ segments, edges }),
+    edges: JSON.stringify({ pool, edges }),
   };
 }
 
