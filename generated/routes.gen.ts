@@ -180,9 +180,7 @@ function matchStatic(method: string, path: string): MatchHit | undefined | null 
 
 // The tree as data, for `allowed` (unmatched requests only).
 const $tree = parseTree(
-  '[]\n[0]\n[16,32]\n[48,64,80,96]\n[112]\n[128]\n[144]\n[160]',
-  8,
-  '{"segments":["","hello","user","photos","animals","dashboard","admin","api"],"edges":[99162322,0,1,3599307,0,2,84707457,0,3,216805879,0,4,25881236,0,5,92668751,0,6,96794,0,7]}',
+  '{"starts":[0,0,1,3,7,8,9,10,11],"entries":[0,16,32,48,64,80,96,112,128,144,160],"pool":"\\u0005hello\\u0004user\\u0006photos\\u0007animals\\tdashboard\\u0005admin\\u0003api","edges":[99162322,0,1,0,3599307,0,2,6,84707457,0,3,11,216805879,0,4,18,25881236,0,5,26,92668751,0,6,36,96794,0,7,42]}',
 );
 
 function allowed(path: string, host: string): string[] {

@@ -5,7 +5,7 @@
 import { decodeParam } from './path.js';
 import type { RouteList } from './data/routes.js';
 import type { Rows } from './data/rows.js';
-import { segmentEnds, SKIP_LIMIT, walkTo, type MatchTree } from './tree.js';
+import { loadTree, segmentEnds, SKIP_LIMIT, walkTo, type MatchTree } from './tree.js';
 import type { HandlerInstance, Instantiable, MatchHit, Params } from './types.js';
 
 /** A group with exception handlers: its prefix regex, host, and handlers. */
@@ -151,9 +151,11 @@ export function walkTree(
   path: string,
   host: string,
 ): MatchHit | undefined {
-  const list = tree.rows.at(walkTo(tree, path));
-  for (let k = 0; k < list.length; k++) {
-    const entry = list[k]!;
+  const loaded = loadTree(tree);
+  const { starts, entries } = loaded;
+  const node = walkTo(loaded, path);
+  for (let k = starts[node]!; k < starts[node + 1]!; k++) {
+    const entry = entries[k]!;
     const test = tests.at((entry / SKIP_LIMIT) | 0);
     const verbs = test[1];
     if (verbs !== 0 && !verbs.includes(method)) continue;
@@ -188,7 +190,9 @@ export function allowedIn(
   host: string,
 ): string[] {
   const out: string[] = [];
-  for (const entry of tree.rows.at(walkTo(tree, path))) {
+  const loaded = loadTree(tree);
+  const node = walkTo(loaded, path);
+  for (const entry of loaded.entries.subarray(loaded.starts[node], loaded.starts[node + 1])) {
     const [verbs, test] = routes[(entry / SKIP_LIMIT) | 0]!;
     if (verbs === 0 || test(path, host) === undefined) continue;
     for (const verb of verbs) if (!out.includes(verb)) out.push(verb);

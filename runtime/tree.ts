@@ -4,8 +4,6 @@
  * one open-addressed table of integers, so a request's segment is hashed as it is read and
  * found without a `Map`, a slice or a property lookup.
  */
-import { Rows } from './data/rows.js';
-
 /** A hash of `text` from `start` to `end`, read in place; a small integer (V8 keeps it unboxed). */
 export function segmentHash(text: string, start: number, end: number): number {
   let hash = 0;
@@ -14,24 +12,43 @@ export function segmentHash(text: string, start: number, end: number): number {
 }
 
 /**
- * The tree as generated: node rows (`[entry, …]`, one per line, the root first; an entry is a
- * test's position × `SKIP_LIMIT` + how many of the route's leading literal segments the walk has
- * compared on the way to the node), and the edges as JSON `{ pool, edges }`: `[hash, parent,
- * child, at, …]`, where `pool` holds the child's segment at `at` as its length (one character)
- * then its characters. One string holds every segment, so comparing them reads few cache lines.
+ * The tree as generated, JSON `{ starts, entries, pool, edges }`, read when a request first
+ * reaches it. Nodes are numbered from the root, `0`; node `r`'s route tests are `entries` from
+ * `starts[r]` to `starts[r + 1]`, each a test's position × `SKIP_LIMIT` + how many of the route's
+ * leading literal segments the walk has compared on the way to the node. `edges` is `[hash,
+ * parent, child, at, …]`, where `pool` holds the child's segment at `at` as its length (one
+ * character) then its characters: one string holds every segment, so comparing them reads few
+ * cache lines.
  */
 export interface MatchTree {
-  readonly rows: Rows<readonly number[]>;
-  readonly edgeJson: string;
-  edges: Edges | undefined;
+  readonly json: string;
+  loaded: LoadedTree | undefined;
+}
+
+/** The tree as the walk reads it: every part a typed array or one string. */
+export interface LoadedTree {
+  /** `[hash, parent, child, at]` per slot (`at`: the child's segment in `pool`), `-1` in an empty slot's hash. */
+  readonly table: Int32Array;
+  readonly mask: number;
+  /** `1` for a node with children. */
+  readonly inner: Uint8Array;
+  readonly pool: string;
+  /** Where each node's entries start in `entries`, and the end after the last. */
+  readonly starts: Int32Array;
+  readonly entries: Int32Array;
 }
 
 /** How many segment ends a walk records: deeper nodes give routes no segments to skip. */
 export const SKIP_LIMIT = 16;
 
 /** Reads the generated tree; nothing is parsed until a request reaches it. */
-export function parseTree(rows: string, count: number, edgeJson: string): MatchTree {
-  return { rows: new Rows(rows, count, (row: number[]) => row), edgeJson, edges: undefined };
+export function parseTree(json: string): MatchTree {
+  return { json, loaded: undefined };
+}
+
+/** The tree's typed arrays, made on first use. */
+export function loadTree(tree: MatchTree): LoadedTree {
+  return tree.loaded ?? load(tree);
 }
 
 /**
@@ -41,12 +58,12 @@ export function parseTree(rows: string, count: number, edgeJson: string): MatchT
 export const segmentEnds = new Int32Array(SKIP_LIMIT);
 
 /**
- * The row of the deepest node whose segments `path` has (every route that can match is listed
- * there). Each segment is read once: hashed while its end is looked for, found in the edge
- * table by hash and parent, and compared with the node's own segment.
+ * The deepest node whose segments `path` has (every route that can match is listed there).
+ * Each segment is read once: hashed while its end is looked for, found in the edge table by
+ * hash and parent, and compared with the node's own segment.
  */
-export function walkTo(tree: MatchTree, path: string): number {
-  const { table, mask, inner, pool } = tree.edges ?? loadEdges(tree);
+export function walkTo(tree: LoadedTree, path: string): number {
+  const { table, mask, inner, pool } = tree;
   const n = path.length;
   let row = 0;
   let start = 1;
@@ -90,25 +107,22 @@ const HASH_MASK = 0x3fffffff;
 // The most slots of the edge table in use: probes stay short.
 const LOAD = 0.5;
 
-interface Edges {
-  /** `[hash, parent, child, at]` per slot (`at`: the child's segment in `pool`), `-1` in an empty slot's hash. */
-  readonly table: Int32Array;
-  readonly mask: number;
-  /** `1` for a row with children. */
-  readonly inner: Uint8Array;
-  readonly pool: string;
-}
-
 function slotOf(parent: number, hash: number): number {
   return Math.imul(parent, 0x9e3779b1) ^ hash;
 }
 
-function loadEdges(tree: MatchTree): Edges {
-  const { pool, edges } = JSON.parse(tree.edgeJson) as { pool: string; edges: number[] };
+function load(tree: MatchTree): LoadedTree {
+  const data = JSON.parse(tree.json) as {
+    starts: number[];
+    entries: number[];
+    pool: string;
+    edges: number[];
+  };
+  const { edges } = data;
   let size = 4;
   while (size < edges.length / 4 / LOAD) size *= 2;
   const table = new Int32Array(size * 4).fill(-1);
-  const inner = new Uint8Array(tree.rows.length);
+  const inner = new Uint8Array(data.starts.length);
   for (let k = 0; k < edges.length; k += 4) {
     const parent = edges[k + 1]!;
     inner[parent] = 1;
@@ -116,7 +130,14 @@ function loadEdges(tree: MatchTree): Edges {
     while (table[slot] !== -1) slot = (slot + 4) & (table.length - 1);
     table.set(edges.slice(k, k + 4), slot);
   }
-  return (tree.edges = { table, mask: size - 1, inner, pool });
+  return (tree.loaded = {
+    table,
+    mask: size - 1,
+    inner,
+    pool: data.pool,
+    starts: Int32Array.from(data.starts),
+    entries: Int32Array.from(data.entries),
+  });
 }
 
 /** Whether `path` from `start` to `end` is the segment at `at` of `pool`, compared in place. */

@@ -27,37 +27,36 @@ export function buildTree(
 }
 
 /**
- * The tree as the runtime's `parseTree` reads it: one JSON row of test entries per node, the
- * root first, and the edges as `{ pool, edges }` (runtime `MatchTree`: `[hash, parent, child,
- * at, …]` with each segment's hash computed here, so loading the module does not, and the
- * segment at `at` of `pool`). An entry is a test's position × `SKIP_LIMIT` + how many leading literal segments of the
- * route's path program the walk has compared by the time it reaches the node (`pieces`: how
- * many the program has as steps of their own).
+ * The tree as the runtime's `parseTree` reads it (runtime `MatchTree`): JSON `{ starts,
+ * entries, pool, edges }`, nodes numbered from the root, each segment's hash computed here so
+ * loading the module does not. An entry is a test's position × `SKIP_LIMIT` + how many leading
+ * literal segments of the route's path program the walk has compared by the time it reaches
+ * the node (`pieces`: how many the program has as steps of their own).
  */
-export function treeRows(
-  root: TreeNode,
-  pieces: (position: number) => number,
-): { text: string; count: number; edges: string } {
-  const rows: number[][] = [];
+export function treeData(root: TreeNode, pieces: (position: number) => number): string {
+  const starts: number[] = [];
+  const entries: number[] = [];
+  const nodes: TreeNode[] = [];
   let pool = '';
   const edges: number[] = [];
   const add = (node: TreeNode): number => {
-    const at = rows.push(
-      node.t.map((p) => p * SKIP_LIMIT + Math.min(pieces(p), node.d, SKIP_LIMIT - 1)),
-    );
+    const at = nodes.push(node) - 1;
     for (const [key, child] of Object.entries(node.c ?? {})) {
       const row = add(child);
-      edges.push(segmentHash(key, 0, key.length), at - 1, row, pool.length);
+      edges.push(segmentHash(key, 0, key.length), at, row, pool.length);
       pool += String.fromCharCode(key.length) + key;
     }
-    return at - 1;
+    return at;
   };
   add(root);
-  return {
-    text: rows.map((row) => JSON.stringify(row)).join('\n'),
-    count: rows.length,
-    edges: JSON.stringify({ pool, edges }),
-  };
+  for (const node of nodes) {
+    starts.push(entries.length);
+    for (const p of node.t) {
+      entries.push(p * SKIP_LIMIT + Math.min(pieces(p), node.d, SKIP_LIMIT - 1));
+    }
+  }
+  starts.push(entries.length);
+  return JSON.stringify({ starts, entries, pool, edges });
 }
 
 // --- internal ---

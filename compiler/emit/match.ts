@@ -5,7 +5,7 @@ import { Interned } from './_intern.js';
 import { fits, str, strings } from './_print.js';
 import { emitDynamic, emitNodeFunctions } from './dynamic-code.js';
 import { staticKey } from '../../runtime/data/statics.js';
-import { buildTree, treeRows } from './dynamic-tree.js';
+import { buildTree, treeData } from './dynamic-tree.js';
 import { chooseOffsets, keyFunction } from './static-key.js';
 import { emitStaticTree, type StaticLeaf } from './static-tree.js';
 
@@ -30,8 +30,7 @@ export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): 
   const inline = tested.length <= INLINE_MAX;
   const dynamic = emitDynamic(tested, inline);
   const nodes = inline ? emitNodeFunctions(tree, dynamic.tried) : { functions: [], tables: [] };
-  const rows = treeRows(tree, (position) => dynamic.pieces[position] ?? 0);
-  const treeArgs = `${str(rows.text)}, ${rows.count}, ${str(rows.edges)}`;
+  const treeArgs = str(treeData(tree, (position) => dynamic.pieces[position] ?? 0));
   const functions: string[] = [];
   // A decision tree answers a few static paths fastest; past that, its code grows beyond what
   // V8 keeps hot, and one lookup in a table wins.
