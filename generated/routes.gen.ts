@@ -10,7 +10,6 @@ import {
   defineRoutes,
   handlersOf,
   hitList,
-  isWordIn,
   parseTree,
   RouteList,
   segmentHash,
@@ -21,6 +20,7 @@ import {
   testPath,
   url as currentUrl,
   walkTree,
+  wordEnd,
 } from 'course-router';
 import type {
   AnyUrlParams,
@@ -286,9 +286,8 @@ function $p0(path: string): Params | undefined {
   if (e1 < path.length) {
     if (path.charCodeAt(e1) !== 47) return undefined;
     const s1 = e1 + 1;
-    e1 = path.indexOf('/', s1);
-    if (e1 === -1) e1 = path.length;
-    if (!isWordIn(path, s1, e1)) return undefined;
+    e1 = wordEnd(path, s1);
+    if (e1 === s1) return undefined;
     v1 = path.slice(s1, e1);
   }
   if (path.length !== e1) return undefined;
@@ -328,37 +327,33 @@ function $p2(path: string): Params | undefined {
 
 function $p3(path: string): Params | undefined {
   if (path.slice(0, 8) !== '/photos/') return undefined;
-  let e1 = path.indexOf('/', 8);
-  if (e1 === -1) e1 = path.length;
+  const e1 = wordEnd(path, 8);
+  if (e1 === 8) return undefined;
   if (path.length !== e1) return undefined;
-  if (!isWordIn(path, 8, e1)) return undefined;
   return [path.slice(8, e1)];
 }
 
 function $p4(path: string): Params | undefined {
   if (path.slice(0, 8) !== '/photos/') return undefined;
-  let e1 = path.indexOf('/', 8);
-  if (e1 === -1) e1 = path.length;
+  const e1 = wordEnd(path, 8);
+  if (e1 === 8) return undefined;
   if (path.length !== e1 + 5 || path.slice(e1, e1 + 5) !== '/edit') return undefined;
-  if (!isWordIn(path, 8, e1)) return undefined;
   return [path.slice(8, e1)];
 }
 
 function $p5(path: string): Params | undefined {
   if (path.slice(0, 8) !== '/photos/') return undefined;
-  let e1 = path.indexOf('/', 8);
-  if (e1 === -1) e1 = path.length;
+  const e1 = wordEnd(path, 8);
+  if (e1 === 8) return undefined;
   if (path.length !== e1) return undefined;
-  if (!isWordIn(path, 8, e1)) return undefined;
   return [path.slice(8, e1)];
 }
 
 function $p6(path: string): Params | undefined {
   if (path.slice(0, 8) !== '/photos/') return undefined;
-  let e1 = path.indexOf('/', 8);
-  if (e1 === -1) e1 = path.length;
+  const e1 = wordEnd(path, 8);
+  if (e1 === 8) return undefined;
   if (path.length !== e1) return undefined;
-  if (!isWordIn(path, 8, e1)) return undefined;
   return [path.slice(8, e1)];
 }
 
@@ -369,9 +364,8 @@ function $p7(path: string): Params | undefined {
   if (e1 < path.length) {
     if (path.charCodeAt(e1) !== 47) return undefined;
     const s1 = e1 + 1;
-    e1 = path.indexOf('/', s1);
-    if (e1 === -1) e1 = path.length;
-    if (!isWordIn(path, s1, e1)) return undefined;
+    e1 = wordEnd(path, s1);
+    if (e1 === s1) return undefined;
     v1 = path.slice(s1, e1);
   }
   if (path.length !== e1) return undefined;

@@ -15,15 +15,6 @@ export type HandlerGroup = readonly [
   handlers: readonly Instantiable<HandlerInstance>[],
 ];
 
-/**
- * Whether `text` from `start` to `end` is one or more `\w` characters (`[A-Za-z0-9_]`, the
- * default parameter rule), read in place.
- */
-export function isWordIn(text: string, start: number, end: number): boolean {
-  // `end` is a `/` or the end of the path in every caller, where the scan stops anyway.
-  return end > start && wordEnd(text, start) >= end;
-}
-
 /** The handlers of the groups (innermost first) whose prefix and host match. */
 export function handlersOf(
   groups: readonly HandlerGroup[],
@@ -45,7 +36,7 @@ function hostMatches(domain: RegExp | string | undefined, host: string): boolean
 
 /**
  * A route's path program for `matchSegments`: literal strings, and parameters as
- * `[optional, check]` where `check` is `0` (`\w+`, checked by `isWordIn`) or an anchored regex.
+ * `[optional, check]` where `check` is `0` (`\w+`, read by `wordEnd`) or an anchored regex.
  */
 export type SegmentProgram = readonly (string | readonly [optional: 0 | 1, check: RegExp | 0])[];
 
@@ -109,8 +100,11 @@ export function matchSegments(
   return more === undefined ? [first, second] : [first, second, ...more];
 }
 
-/** The position of the first character from `start` on that is not `\w` (or the end). */
-function wordEnd(text: string, start: number): number {
+/**
+ * The position of the first character from `start` on that is not `\w` (`[A-Za-z0-9_]`, the
+ * default parameter rule), or the end: a word parameter's value is read as its end is found.
+ */
+export function wordEnd(text: string, start: number): number {
   let i = start;
   for (; i < text.length; i++) {
     const c = text.charCodeAt(i);

@@ -8,10 +8,11 @@ interface Position {
 }
 
 /**
- * A route's path test as straight-line code: literals compared where they must be,
- * each parameter found with one `indexOf`, its value checked once the path's literals and
- * length matched, and sliced only once the whole path matched. Returns the parameter values, or `undefined`; nothing is allocated on a
- * miss. `regex` names the module constant holding a regex.
+ * A route's path test as straight-line code: literals compared where they must be, a word
+ * parameter read to its end in one pass (`wordEnd`), any other found with one `indexOf` and
+ * its value checked once the path's literals and length matched, and values sliced only once
+ * the whole path matched. Returns the parameter values, or `undefined`; nothing is allocated on
+ * a miss. `regex` names the module constant holding a regex.
  */
 export function emitPathFunction(
   name: string,
@@ -58,14 +59,17 @@ export function emitPathFunction(
         `if (${end} < path.length) {`,
         `  if (path.charCodeAt(${end}) !== 47) return undefined;`,
         `  const ${start} = ${end} + 1;`,
-        `  ${end} = path.indexOf('/', ${start});`,
-        `  if (${end} === -1) ${end} = path.length;`,
         ...(step.check === undefined
           ? [
-              `  if (!isWordIn(path, ${start}, ${end})) return undefined;`,
+              // The word ends at the first other character; what follows checks that it is a
+              // slash or the end of the path.
+              `  ${end} = wordEnd(path, ${start});`,
+              `  if (${end} === ${start}) return undefined;`,
               `  ${value} = path.slice(${start}, ${end});`,
             ]
           : [
+              `  ${end} = path.indexOf('/', ${start});`,
+              `  if (${end} === -1) ${end} = path.length;`,
               `  ${value} = path.slice(${start}, ${end});`,
               `  if (${value} === '' || !${regex(step.check)}.test(${value})) return undefined;`,
             ]),
@@ -84,14 +88,19 @@ export function emitPathFunction(
     const start = print(plus(at, pending.length + 1));
     pending = '';
     const end = `e${i}`;
-    lines.push(
-      `let ${end} = path.indexOf('/', ${start});`,
-      `if (${end} === -1) ${end} = path.length;`,
-    );
     if (step.check === undefined) {
-      checks.push(`if (!isWordIn(path, ${start}, ${end})) return undefined;`);
+      // A word is read as its end is looked for; what follows checks that a `/` or the end of
+      // the path is there.
+      lines.push(
+        `const ${end} = wordEnd(path, ${start});`,
+        `if (${end} === ${start}) return undefined;`,
+      );
       values.push(`path.slice(${start}, ${end})`);
     } else {
+      lines.push(
+        `let ${end} = path.indexOf('/', ${start});`,
+        `if (${end} === -1) ${end} = path.length;`,
+      );
       const value = `v${i}`;
       checks.push(
         `const ${value} = path.slice(${start}, ${end});`,
