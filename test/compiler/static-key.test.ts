@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { chooseOffsets, keyFunction } from '../../compiler/emit/static-key.js';
-import { staticKey } from '../../runtime/data/statics.js';
+import { staticKey, StaticPaths } from '../../runtime/data/statics.js';
 import { segmentHash } from '../../runtime/tree.js';
 
 /** The generated key function, compiled with what the generated module imports for it. */
@@ -43,5 +43,31 @@ describe('static path keys', () => {
     const paths = Array.from({ length: 500 }, (_, i) => `/p${i}${tail}`);
     expect(chooseOffsets(paths)).toEqual([]);
     expect(new Set(paths.map((p) => staticKey(p, []))).size).toBe(paths.length);
+  });
+});
+
+describe('StaticPaths', () => {
+  /** A table of `paths` (each for GET, its hit its position), as the build writes it. */
+  function table(paths: readonly string[], offsets: readonly number[]): StaticPaths {
+    const json = JSON.stringify({
+      verbs: [['GET']],
+      paths: paths.flatMap((path, k) => [path, k]),
+      keys: paths.map((path) => staticKey(path, offsets)),
+    });
+    return new StaticPaths(json, (path) => staticKey(path, offsets));
+  }
+
+  it('finds each of thousands of paths, and nothing else, whatever keys they share', () => {
+    const paths = Array.from({ length: 5000 }, (_, i) => `/r${i % 70}/s${i}`);
+    // A good choice of characters, one that leaves many paths per key, and every character.
+    for (const offsets of [chooseOffsets(paths), [0], []]) {
+      const statics = table(paths, offsets);
+      paths.forEach((path, k) => expect(statics.find(path, 'GET'), path).toBe(k));
+      expect(statics.find('/r1/s1', 'POST')).toBeUndefined();
+      for (const other of ['/r1/s2', '/r0/s5000', '/r0/s', '/', '', '/r1/s1/'])
+        expect(statics.find(other, 'GET'), other).toBeNull();
+      expect(statics.verbs('/r3/s3')).toEqual(['GET']);
+      expect(statics.verbs('/r3/s4')).toBeUndefined();
+    }
   });
 });
