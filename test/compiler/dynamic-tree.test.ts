@@ -14,8 +14,21 @@ const DEEP = Array.from({ length: 20 }, (_, i) => `d${i}`).join('/');
 
 let dir: string;
 let table: RouteTable;
+// A small app: code per route, the same tree.
+let smallDir: string;
+let small: RouteTable;
 
 beforeAll(async () => {
+  smallDir = writeApp({
+    'routes.ts': `import { Course } from 'course-router';
+${FILLER.slice(0, 8).join('\n')}
+Course.get('/__proto__/{id}', (id: string) => ['proto', id]);
+Course.get('/constructor/{id}', (id: string) => ['constructor', id]);
+`,
+  });
+  const built = await runCli(['build', '--root', smallDir]);
+  expect(built.code, built.stderr).toBe(0);
+  small = await importTable(smallDir);
   dir = writeApp({
     'routes.ts': `import { Course } from 'course-router';
 ${FILLER.join('\n')}
@@ -34,7 +47,10 @@ Course.get('/n/{id}', (id: string) => ['n', id]).where('id', '[0-9]+');
   table = await importTable(dir);
 });
 
-afterAll(() => removeApp(dir));
+afterAll(() => {
+  removeApp(dir);
+  removeApp(smallDir);
+});
 
 const find = (method: string, url: string) => {
   const hit = table.match(method, url, '');
@@ -42,9 +58,11 @@ const find = (method: string, url: string) => {
 };
 
 describe('the dynamic-route tree of a large app', () => {
-  it('is walked by the shared walker', () => {
+  it('is walked by the shared walker (a small app has code per route)', () => {
     const generated = readFileSync(path.join(dir, 'generated/routes.gen.ts'), 'utf8');
     expect(generated).toContain('walkTree($tree');
+    const smallGenerated = readFileSync(path.join(smallDir, 'generated/routes.gen.ts'), 'utf8');
+    expect(smallGenerated).not.toContain('walkTree($tree');
   });
 
   it('tells apart segments of one length and one hash', () => {
@@ -58,6 +76,11 @@ describe('the dynamic-route tree of a large app', () => {
   });
 
   it('takes segments named like object properties as plain words', () => {
+    for (const app of [small, table]) {
+      expect(app.match('GET', '/__proto__/1', '')?.params).toEqual(['1']);
+      expect(app.match('GET', '/constructor/2', '')?.params).toEqual(['2']);
+      expect(app.match('GET', '/toString/3', '')).toBeUndefined();
+    }
     expect(find('GET', '/__proto__/1')?.params).toEqual(['1']);
     expect(find('GET', '/constructor/2')?.params).toEqual(['2']);
     expect(find('GET', '/toString/3')).toBeUndefined();
