@@ -4,6 +4,7 @@
  * one open-addressed table of integers, so a request's segment is hashed as it is read and
  * found without a `Map`, a slice or a property lookup.
  */
+
 /** A hash of `text` from `start` to `end`, read in place; a small integer (V8 keeps it unboxed). */
 export function segmentHash(text: string, start: number, end: number): number {
   let hash = 0;
@@ -38,7 +39,10 @@ export interface LoadedTree {
   readonly entries: Int32Array;
 }
 
-/** How many segment ends a walk records: deeper nodes give routes no segments to skip. */
+/**
+ * How many segment ends a walk records: a route resumes after at most `SKIP_LIMIT - 1` of its
+ * literal segments, and compares any further ones itself.
+ */
 export const SKIP_LIMIT = 16;
 
 /** Reads the generated tree; nothing is parsed until a request reaches it. */
@@ -59,8 +63,9 @@ export const segmentEnds = new Int32Array(SKIP_LIMIT);
 
 /**
  * The deepest node whose segments `path` has (every route that can match is listed there).
- * Each segment is read once: hashed while its end is looked for, found in the edge table by
- * hash and parent, and compared with the node's own segment.
+ * Each segment is hashed while its end is looked for, found in the edge table by hash and
+ * parent, and compared with the tree's segment, character by character: a hash alone never
+ * takes a request to a node (a polynomial hash is easy to collide on purpose).
  */
 export function walkTo(tree: LoadedTree, path: string): number {
   const { table, mask, inner, pool } = tree;
