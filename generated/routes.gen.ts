@@ -180,7 +180,7 @@ function matchStatic(method: string, path: string): MatchHit | undefined | null 
 
 // The tree as data, for `allowed` (unmatched requests only).
 const $tree = parseTree(
-  '{"starts":[0,0,1,3,7,8,9,10,11],"entries":[0,16,32,48,64,80,96,112,128,144,160],"pool":"\\u0005hello\\u0004user\\u0006photos\\u0007animals\\tdashboard\\u0005admin\\u0003api","edges":[99162322,0,1,0,3599307,0,2,6,84707457,0,3,11,216805879,0,4,18,25881236,0,5,26,92668751,0,6,36,96794,0,7,42]}',
+  '{"starts":[0,0,1,3,7,8,9,10,11],"entries":[0,16,32,48,64,80,96,112,128,144,160],"pool":"\\u0000\\u0005hello\\u0000\\u0004user\\u0000\\u0006photos\\u0000\\u0007animals\\u0000\\tdashboard\\u0000\\u0005admin\\u0000\\u0003api","edges":[99162322,0,1,0,3599307,0,2,7,84707457,0,3,13,216805879,0,4,21,25881236,0,5,30,92668751,0,6,41,96794,0,7,48]}',
 );
 
 function allowed(path: string, host: string): string[] {

@@ -17,9 +17,9 @@ export function segmentHash(text: string, start: number, end: number): number {
  * reaches it. Nodes are numbered from the root, `0`; node `r`'s route tests are `entries` from
  * `starts[r]` to `starts[r + 1]`, each a test's position × `SKIP_LIMIT` + how many of the route's
  * leading literal segments the walk has compared on the way to the node. `edges` is `[hash,
- * parent, child, at, …]`, where `pool` holds the child's segment at `at` as its length (one
- * character) then its characters: one string holds every segment, so comparing them reads few
- * cache lines.
+ * parent, child, at, …]`, where `pool` holds the child's segment at `at` as its length (two
+ * characters, the high and low 16 bits) then its characters: one string holds every segment, so
+ * comparing them reads few cache lines.
  */
 export interface MatchTree {
   readonly json: string;
@@ -147,10 +147,10 @@ function load(tree: MatchTree): LoadedTree {
 
 /** Whether `path` from `start` to `end` is the segment at `at` of `pool`, compared in place. */
 function sameAt(path: string, start: number, end: number, pool: string, at: number): boolean {
-  const length = pool.charCodeAt(at);
+  const length = pool.charCodeAt(at) * 0x10000 + pool.charCodeAt(at + 1);
   if (end - start !== length) return false;
   for (let i = 0; i < length; i++) {
-    if (path.charCodeAt(start + i) !== pool.charCodeAt(at + 1 + i)) return false;
+    if (path.charCodeAt(start + i) !== pool.charCodeAt(at + 2 + i)) return false;
   }
   return true;
 }

@@ -44,7 +44,7 @@ export function treeData(root: TreeNode, pieces: (position: number) => number): 
     for (const [key, child] of Object.entries(node.c ?? {})) {
       const row = add(child);
       edges.push(segmentHash(key, 0, key.length), at, row, pool.length);
-      pool += String.fromCharCode(key.length) + key;
+      pool += String.fromCharCode(key.length >>> 16, key.length & 0xffff) + key;
     }
     return at;
   };
