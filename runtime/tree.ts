@@ -75,6 +75,7 @@ export function walkTo(tree: LoadedTree, path: string): number {
   let depth = 0;
   if (n === 0 || path.charCodeAt(0) !== 47 /* '/' */) return 0;
   while (inner[row] === 1) {
+    // `segmentHash` of the segment, computed in the same loop that finds its end.
     let hash = 0;
     let end = start;
     for (; end < n; end++) {

@@ -4,7 +4,7 @@ import type { RouteRecord } from '../types.js';
 // At or below this many routes a list of tests beats another level of the tree.
 const LINEAR_MAX = 6;
 
-/** A node of the generated dynamic-route tree (runtime `MatchNode`): test positions. */
+/** A node of the dynamic-route tree: its children by segment, test positions, depth. */
 export interface TreeNode {
   c?: Record<string, TreeNode>;
   t: number[];

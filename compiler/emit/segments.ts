@@ -48,7 +48,8 @@ export function codeSteps(route: RouteRecord): SegmentStep[] | undefined {
 /**
  * `steps` with the leading literal split into one step per path segment (`/a/b` → `/a`, `/b`)
  * when it is made of whole segments, and how many such steps lead: a tree walk that compared
- * those segments lets the program resume after them.
+ * those segments lets the program resume after them. They are the segments the tree groups the
+ * route by (`dynamic-tree`'s `segmentsOf`), or none, so a walk never skips one it did not compare.
  */
 export function splitHead(steps: readonly SimpleStep[]): { steps: SimpleStep[]; pieces: number } {
   const [head, ...rest] = steps;
