@@ -201,53 +201,99 @@ function $n0(method: string, path: string, host: string): MatchHit | undefined {
 }
 
 function $n1(method: string, path: string, host: string): MatchHit | undefined {
-  let p: Params | undefined;
-  if (method === 'GET' || method === 'HEAD') {
-    p = $p0(path, host);
-    if (p !== undefined) return { route: $routes.at(1), params: p };
+  b1: {
+    if (method !== 'GET' && method !== 'HEAD') break b1;
+    let v4: string | undefined;
+    let e3 = 6;
+    if (e3 < path.length) {
+      if (path.charCodeAt(e3) !== 47) break b1;
+      const s2 = e3 + 1;
+      e3 = wordEnd(path, s2);
+      if (e3 === s2) break b1;
+      v4 = path.slice(s2, e3);
+    }
+    if (path.length !== e3) break b1;
+    return { route: $routes.at(1), params: [v4] };
   }
   return undefined;
 }
 
 function $n2(method: string, path: string, host: string): MatchHit | undefined {
-  let p: Params | undefined;
-  if (method === 'GET' || method === 'HEAD') {
-    p = $p1(path, host);
-    if (p !== undefined) return { route: $routes.at(2), params: p };
-  }
-  if (method === 'GET' || method === 'HEAD') {
-    p = $p2(path, host);
-    if (p !== undefined) return { route: $routes.at(3), params: p };
+  b1: {
+    if (path.charCodeAt(5) !== 47) break b1;
+    let e2 = path.indexOf('/', 6);
+    if (e2 === -1) e2 = path.length;
+    const v3 = path.slice(6, e2);
+    if (v3 === '' || !$r0.test(v3)) break b1;
+    b4: {
+      if (method !== 'GET' && method !== 'HEAD') break b4;
+      if (path.length !== e2) break b4;
+      return { route: $routes.at(2), params: [decodeParam(v3)] };
+    }
+    b5: {
+      if (method !== 'GET' && method !== 'HEAD') break b5;
+      if (path.slice(e2, e2 + 6) !== '/posts') break b5;
+      let v8: string | undefined;
+      let e7 = e2 + 6;
+      if (e7 < path.length) {
+        if (path.charCodeAt(e7) !== 47) break b5;
+        const s6 = e7 + 1;
+        e7 = path.indexOf('/', s6);
+        if (e7 === -1) e7 = path.length;
+        v8 = path.slice(s6, e7);
+        if (v8 === '' || !$r1.test(v8)) break b5;
+      }
+      if (path.length !== e7) break b5;
+      return { route: $routes.at(3), params: [decodeParam(v3), decodeParam(v8)] };
+    }
   }
   return undefined;
 }
 
 function $n3(method: string, path: string, host: string): MatchHit | undefined {
-  let p: Params | undefined;
-  if (method === 'GET' || method === 'HEAD') {
-    p = $p3(path, host);
-    if (p !== undefined) return { route: $routes.at(8), params: p };
-  }
-  if (method === 'GET' || method === 'HEAD') {
-    p = $p4(path, host);
-    if (p !== undefined) return { route: $routes.at(9), params: p };
-  }
-  if (method === 'PUT' || method === 'PATCH') {
-    p = $p5(path, host);
-    if (p !== undefined) return { route: $routes.at(10), params: p };
-  }
-  if (method === 'DELETE') {
-    p = $p6(path, host);
-    if (p !== undefined) return { route: $routes.at(11), params: p };
+  b1: {
+    if (path.charCodeAt(7) !== 47) break b1;
+    const e2 = wordEnd(path, 8);
+    if (e2 === 8) break b1;
+    b3: {
+      if (method !== 'GET' && method !== 'HEAD') break b3;
+      if (path.length !== e2) break b3;
+      return { route: $routes.at(8), params: [path.slice(8, e2)] };
+    }
+    b4: {
+      if (method !== 'GET' && method !== 'HEAD') break b4;
+      if (path.length !== e2 + 5 || path.slice(e2, e2 + 5) !== '/edit') break b4;
+      return { route: $routes.at(9), params: [path.slice(8, e2)] };
+    }
+    b5: {
+      if (method !== 'PUT' && method !== 'PATCH') break b5;
+      if (path.length !== e2) break b5;
+      return { route: $routes.at(10), params: [path.slice(8, e2)] };
+    }
+    b6: {
+      if (method !== 'DELETE') break b6;
+      if (path.length !== e2) break b6;
+      return { route: $routes.at(11), params: [path.slice(8, e2)] };
+    }
   }
   return undefined;
 }
 
 function $n4(method: string, path: string, host: string): MatchHit | undefined {
-  let p: Params | undefined;
-  if (method === 'GET' || method === 'HEAD') {
-    p = $p7(path, host);
-    if (p !== undefined) return { route: $routes.at(13), params: p };
+  b1: {
+    if (method !== 'GET' && method !== 'HEAD') break b1;
+    if (path.slice(8, 13) !== '/view') break b1;
+    let v4: string | undefined;
+    let e3 = 13;
+    if (e3 < path.length) {
+      if (path.charCodeAt(e3) !== 47) break b1;
+      const s2 = e3 + 1;
+      e3 = wordEnd(path, s2);
+      if (e3 === s2) break b1;
+      v4 = path.slice(s2, e3);
+    }
+    if (path.length !== e3) break b1;
+    return { route: $routes.at(13), params: [v4] };
   }
   return undefined;
 }
@@ -262,36 +308,46 @@ function $n5(method: string, path: string, host: string): MatchHit | undefined {
 }
 
 function $n6(method: string, path: string, host: string): MatchHit | undefined {
-  let p: Params | undefined;
-  if (method === 'GET' || method === 'HEAD') {
-    p = $p9(path, host);
-    if (p !== undefined) return { route: $routes.at(19), params: p };
+  b1: {
+    if (method !== 'GET' && method !== 'HEAD') break b1;
+    if (path.slice(6, 13) !== '/users/') break b1;
+    let e2 = path.indexOf('/', 13);
+    if (e2 === -1) e2 = path.length;
+    if (path.length !== e2) break b1;
+    const v3 = path.slice(13, e2);
+    if (v3 === '' || !$r0.test(v3)) break b1;
+    return { route: $routes.at(19), params: [decodeParam(v3)] };
   }
   return undefined;
 }
 
 function $n7(method: string, path: string, host: string): MatchHit | undefined {
-  let p: Params | undefined;
-  if (method === 'GET' || method === 'HEAD') {
-    p = $p10(path, host);
-    if (p !== undefined) return { route: $routes.at(20), params: p };
+  b1: {
+    if (method !== 'GET' && method !== 'HEAD') break b1;
+    if (path.slice(4, 12) !== '/photos/') break b1;
+    let e2 = path.indexOf('/', 12);
+    if (e2 === -1) e2 = path.length;
+    if (path.length !== e2) break b1;
+    const v3 = path.slice(12, e2);
+    if (v3 === '' || !$r0.test(v3)) break b1;
+    return { route: $routes.at(20), params: [decodeParam(v3)] };
   }
   return undefined;
 }
 
 function $p0(path: string): Params | undefined {
   if (path.slice(0, 6) !== '/hello') return undefined;
-  let v1: string | undefined;
-  let e1 = 6;
-  if (e1 < path.length) {
-    if (path.charCodeAt(e1) !== 47) return undefined;
-    const s1 = e1 + 1;
-    e1 = wordEnd(path, s1);
-    if (e1 === s1) return undefined;
-    v1 = path.slice(s1, e1);
+  let v3: string | undefined;
+  let e2 = 6;
+  if (e2 < path.length) {
+    if (path.charCodeAt(e2) !== 47) return undefined;
+    const s1 = e2 + 1;
+    e2 = wordEnd(path, s1);
+    if (e2 === s1) return undefined;
+    v3 = path.slice(s1, e2);
   }
-  if (path.length !== e1) return undefined;
-  return [v1];
+  if (path.length !== e2) return undefined;
+  return [v3];
 }
 
 function $p1(path: string): Params | undefined {
@@ -299,9 +355,9 @@ function $p1(path: string): Params | undefined {
   let e1 = path.indexOf('/', 6);
   if (e1 === -1) e1 = path.length;
   if (path.length !== e1) return undefined;
-  const v1 = path.slice(6, e1);
-  if (v1 === '' || !$r0.test(v1)) return undefined;
-  return [decodeParam(v1)];
+  const v2 = path.slice(6, e1);
+  if (v2 === '' || !$r0.test(v2)) return undefined;
+  return [decodeParam(v2)];
 }
 
 function $p2(path: string): Params | undefined {
@@ -309,20 +365,20 @@ function $p2(path: string): Params | undefined {
   let e1 = path.indexOf('/', 6);
   if (e1 === -1) e1 = path.length;
   if (path.slice(e1, e1 + 6) !== '/posts') return undefined;
-  const v1 = path.slice(6, e1);
-  if (v1 === '' || !$r0.test(v1)) return undefined;
-  let v3: string | undefined;
-  let e3 = e1 + 6;
-  if (e3 < path.length) {
-    if (path.charCodeAt(e3) !== 47) return undefined;
-    const s3 = e3 + 1;
-    e3 = path.indexOf('/', s3);
-    if (e3 === -1) e3 = path.length;
-    v3 = path.slice(s3, e3);
-    if (v3 === '' || !$r1.test(v3)) return undefined;
+  const v2 = path.slice(6, e1);
+  if (v2 === '' || !$r0.test(v2)) return undefined;
+  let v5: string | undefined;
+  let e4 = e1 + 6;
+  if (e4 < path.length) {
+    if (path.charCodeAt(e4) !== 47) return undefined;
+    const s3 = e4 + 1;
+    e4 = path.indexOf('/', s3);
+    if (e4 === -1) e4 = path.length;
+    v5 = path.slice(s3, e4);
+    if (v5 === '' || !$r1.test(v5)) return undefined;
   }
-  if (path.length !== e3) return undefined;
-  return [decodeParam(v1), decodeParam(v3)];
+  if (path.length !== e4) return undefined;
+  return [decodeParam(v2), decodeParam(v5)];
 }
 
 function $p3(path: string): Params | undefined {
@@ -359,17 +415,17 @@ function $p6(path: string): Params | undefined {
 
 function $p7(path: string): Params | undefined {
   if (path.slice(0, 13) !== '/animals/view') return undefined;
-  let v1: string | undefined;
-  let e1 = 13;
-  if (e1 < path.length) {
-    if (path.charCodeAt(e1) !== 47) return undefined;
-    const s1 = e1 + 1;
-    e1 = wordEnd(path, s1);
-    if (e1 === s1) return undefined;
-    v1 = path.slice(s1, e1);
+  let v3: string | undefined;
+  let e2 = 13;
+  if (e2 < path.length) {
+    if (path.charCodeAt(e2) !== 47) return undefined;
+    const s1 = e2 + 1;
+    e2 = wordEnd(path, s1);
+    if (e2 === s1) return undefined;
+    v3 = path.slice(s1, e2);
   }
-  if (path.length !== e1) return undefined;
-  return [v1];
+  if (path.length !== e2) return undefined;
+  return [v3];
 }
 
 function $p8(path: string, host: string): Params | undefined {
@@ -381,9 +437,9 @@ function $p9(path: string): Params | undefined {
   let e1 = path.indexOf('/', 13);
   if (e1 === -1) e1 = path.length;
   if (path.length !== e1) return undefined;
-  const v1 = path.slice(13, e1);
-  if (v1 === '' || !$r0.test(v1)) return undefined;
-  return [decodeParam(v1)];
+  const v2 = path.slice(13, e1);
+  if (v2 === '' || !$r0.test(v2)) return undefined;
+  return [decodeParam(v2)];
 }
 
 function $p10(path: string): Params | undefined {
@@ -391,9 +447,9 @@ function $p10(path: string): Params | undefined {
   let e1 = path.indexOf('/', 12);
   if (e1 === -1) e1 = path.length;
   if (path.length !== e1) return undefined;
-  const v1 = path.slice(12, e1);
-  if (v1 === '' || !$r0.test(v1)) return undefined;
-  return [decodeParam(v1)];
+  const v2 = path.slice(12, e1);
+  if (v2 === '' || !$r0.test(v2)) return undefined;
+  return [decodeParam(v2)];
 }
 
 const names = templates(

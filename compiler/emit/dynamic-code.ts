@@ -2,19 +2,20 @@ import { accepts } from '../plan.js';
 import type { RouteRecord } from '../types.js';
 import { Interned } from './_intern.js';
 import { str } from './_print.js';
-import type { TreeNode } from './dynamic-tree.js';
-import { regexLiteral } from './match.js';
 import { emitPathFunction } from './path-code.js';
-import { codeSteps, segmentSteps, splitHead } from './segments.js';
+import { codeSteps, segmentSteps, splitHead, type SegmentStep } from './segments.js';
 
 /**
  * The dynamic routes' path tests: straight-line code for the common shapes, the runtime's
  * `testPath` on a data row (`$tests`) for host-bound, `setMatch` and regex-shaped routes.
- * Not `inline`: every route is a data row, for the runtime's shared walker.
+ * The tree's node functions test the straight-line shapes in place (`node-code`); these
+ * functions test them for `allowed`. Not `inline`: every route is a data row, for the
+ * runtime's shared walker. `regex` names the module constant holding a regex.
  */
 export function emitDynamic(
   tested: readonly RouteRecord[],
   inline: boolean,
+  regex: (source: string) => string,
 ): {
   tried: TriedRoute[];
   functions: string[];
@@ -22,7 +23,6 @@ export function emitDynamic(
   tests: [string, string];
   /** By position: how many leading literal segments the route's data row has as steps of their own. */
   pieces: number[];
-  regexes: string[];
 } {
   const functions: string[] = [];
   const rows: unknown[] = [];
@@ -34,13 +34,11 @@ export function emitDynamic(
     new RegExp(source, flags);
     return testRegexes.add([source, flags]) + 1;
   };
-  // Regexes of the generated code, hoisted to module constants `$r<position>`.
-  const codeRegexes = new Interned<string>();
-  const regex = (source: string): string => `$r${codeRegexes.add(source)}`;
   const pieces: number[] = [];
   const tried = tested.map((route, k): TriedRoute => {
     const name = `$p${k}`;
     const steps = route.domain || !inline ? undefined : codeSteps(route);
+    const split = steps && splitHead(steps);
     if (steps !== undefined) functions.push(emitPathFunction(name, steps, regex));
     else if (!inline) {
       const [row, count] = emitRouteTest(route, testRegex, verbSet);
@@ -56,7 +54,13 @@ export function emitDynamic(
     const verbs = route.verbs.includes('*')
       ? undefined
       : [...new Set([...route.verbs, ...(accepts(route, 'HEAD') ? ['HEAD'] : [])])];
-    return { route: route.index, verbs, test: name };
+    return {
+      route: route.index,
+      verbs,
+      test: name,
+      steps: split?.steps,
+      pieces: split?.pieces ?? 0,
+    };
   });
   return {
     tried,
@@ -66,7 +70,6 @@ export function emitDynamic(
       rows.map((row) => JSON.stringify(row)).join('\n'),
     ],
     pieces,
-    regexes: codeRegexes.values.map((source, k) => `const $r${k} = ${regexLiteral(source)};`),
   };
 }
 
@@ -101,71 +104,10 @@ export interface TriedRoute {
   verbs: readonly string[] | undefined;
   /** The function testing its path (and host): parameters or `undefined`. */
   test: string;
-}
-
-// Above this many children, a node finds the next one by a property lookup on the segment
-// rather than comparing each in turn.
-const COMPARE_MAX = 8;
-
-/**
- * The dynamic-route tree as code, one function per node: the segment at the node's depth
- * picks the child (its literal prefix is known at build time, so positions are constants),
- * and a node no child takes tries its routes in registration order. Small functions, each
- * optimised on its own, however many routes the app has. Returns the functions (root first)
- * and the child tables they use.
- */
-export function emitNodeFunctions(
-  root: TreeNode,
-  tried: readonly TriedRoute[],
-): { functions: string[]; tables: string[] } {
-  const functions: string[] = [];
-  const tables: string[] = [];
-  const emit = (node: TreeNode, prefix: number): string => {
-    const name = `$n${functions.length}`;
-    functions.push('');
-    const body: string[] = [];
-    const children = Object.entries(node.c ?? {});
-    if (children.length > 0) {
-      const start = prefix + 1;
-      body.push(`let end = path.indexOf('/', ${start});`, 'if (end === -1) end = path.length;');
-      const named = children.map(([segment, child]) => {
-        return [segment, emit(child, prefix + 1 + segment.length)] as const;
-      });
-      if (named.length <= COMPARE_MAX) {
-        for (const [segment, fn] of named) {
-          const test =
-            segment === ''
-              ? `end <= ${start}`
-              : `end === ${start + segment.length} && path.slice(${start}, end) === ${str(segment)}`;
-          body.push(`if (${test}) return ${fn}(method, path, host);`);
-        }
-      } else {
-        const table = `$k${tables.length}`;
-        tables.push(
-          [
-            `const ${table} = new Map<string, typeof ${name}>([`,
-            ...named.map(([segment, fn]) => `  [${str(segment)}, ${fn}],`),
-            ']);',
-          ].join('\n'),
-        );
-        body.push(
-          `const next = ${table}.get(path.slice(${start}, end));`,
-          'if (next !== undefined) return next(method, path, host);',
-        );
-      }
-    }
-    if (node.t.length > 0) body.push('let p: Params | undefined;');
-    for (const position of node.t) body.push(...tryRoute(tried[position]!));
-    body.push('return undefined;');
-    functions[Number(name.slice(2))] = [
-      `function ${name}(method: string, path: string, host: string): MatchHit | undefined {`,
-      ...body.map((line) => `  ${line}`),
-      '}',
-    ].join('\n');
-    return name;
-  };
-  emit(root, 0);
-  return { functions, tables };
+  /** Its path test as steps, with its leading literal split by segment (`splitHead`), when code. */
+  steps: readonly SegmentStep[] | undefined;
+  /** How many leading literal segments `steps` has as steps of their own. */
+  pieces: number;
 }
 
 // --- internal ---
@@ -202,13 +144,4 @@ function emitRouteTest(
     [route.index, verbs, host, path, url, route.params.length, route.match?.captures ?? 0],
     split?.pieces ?? 0,
   ];
-}
-function tryRoute(route: TriedRoute): string[] {
-  const attempt = [
-    `p = ${route.test}(path, host);`,
-    `if (p !== undefined) return { route: $routes.at(${route.route}), params: p };`,
-  ];
-  if (route.verbs === undefined) return attempt;
-  const verbs = route.verbs.map((verb) => `method === ${str(verb)}`).join(' || ');
-  return [`if (${verbs}) {`, ...attempt.map((line) => `  ${line}`), '}'];
 }

@@ -3,17 +3,19 @@ import type { RouteRecord } from '../types.js';
 import { code, printed, type Chunk } from './_chunk.js';
 import { Interned } from './_intern.js';
 import { fits, str, strings } from './_print.js';
-import { emitDynamic, emitNodeFunctions } from './dynamic-code.js';
+import { emitDynamic } from './dynamic-code.js';
 import { staticKey } from '../../runtime/data/statics.js';
 import { buildTree, treeData } from './dynamic-tree.js';
 import { chooseOffsets, keyFunction } from './static-key.js';
 import { emitStaticTree, type StaticLeaf } from './static-tree.js';
+import { emitNodeFunctions } from './node-code.js';
 
 /**
  * The matcher as code. Static paths: a decision tree on length and characters, one string
  * comparison, then the verb (answers decided at build time; no hashing of the path). Other
  * paths: the segment tree as one function per node, whose leaves try their routes in
- * registration order (verb first, then the route's own path test).
+ * registration order: the verb, then the path from where the walk left it (a parameter that
+ * consecutive routes begin with read once).
  */
 export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): Chunk[] {
   const tested = plan.dynamic.map((i) => routes[i]!);
@@ -28,8 +30,13 @@ export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): 
   // Code per node and per route is fastest while it stays hot; an app with many routes spreads
   // its requests over too many functions for V8 to optimise them, and one shared walker wins.
   const inline = tested.length <= INLINE_MAX;
-  const dynamic = emitDynamic(tested, inline);
-  const nodes = inline ? emitNodeFunctions(tree, dynamic.tried) : { functions: [], tables: [] };
+  // Regexes of the generated code, hoisted to module constants `$r<position>`.
+  const codeRegexes = new Interned<string>();
+  const regex = (source: string): string => `$r${codeRegexes.add(source)}`;
+  const dynamic = emitDynamic(tested, inline, regex);
+  const nodes = inline
+    ? emitNodeFunctions(tree, dynamic.tried, regex)
+    : { functions: [], tables: [] };
   const treeArgs = str(treeData(tree, (position) => dynamic.pieces[position] ?? 0));
   const functions: string[] = [];
   // A decision tree answers a few static paths fastest; past that, its code grows beyond what
@@ -42,7 +49,9 @@ export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): 
 return index === null || index === undefined ? index : $hit(index);`;
   return [
     code(`const $tests = testList(${str(dynamic.tests[0])}, ${str(dynamic.tests[1])});`),
-    printed(dynamic.regexes.join('\n')),
+    printed(
+      codeRegexes.values.map((source, k) => `const $r${k} = ${regexLiteral(source)};`).join('\n'),
+    ),
     code(
       `const $hit = hitList(${str(hits.values.map((hit) => JSON.stringify(hitRow(hit))).join('\n'))}, ${hits.values.length}, $routes);`,
     ),

@@ -2,9 +2,19 @@ import { str } from './_print.js';
 import type { SegmentStep } from './segments.js';
 
 /** A position in the path while a program is printed: `variable + offset`, or a constant. */
-interface Position {
+export interface Position {
   variable: string | undefined;
   offset: number;
+}
+
+/** Where printed code stands and what it does: the statement for a miss, names, regexes. */
+export interface CodeContext {
+  /** The statement leaving the test on a miss (`return undefined;`, `break b1;`). */
+  fail: string;
+  /** A new variable name, unique in the function (`e` + a number). */
+  name: (kind: string) => string;
+  /** The module constant holding a regex. */
+  regex: (source: string) => string;
 }
 
 /**
@@ -19,115 +29,155 @@ export function emitPathFunction(
   steps: readonly SegmentStep[],
   regex: (source: string) => string,
 ): string {
-  const lines: string[] = [];
-  // Checks of required values wait until the path's shape (literals, lengths) has matched:
-  // a sibling route's path is then turned down without reading its values.
-  const checks: string[] = [];
-  const values: string[] = [];
-  let at: Position = { variable: undefined, offset: 0 };
-  let pending = '';
-  let ended = false;
-  steps.forEach((step, i) => {
-    if (step.kind === 'literal') {
-      pending += step.text;
-      return;
-    }
-    if (step.kind === 'rest') {
-      // Last: a `/`, then anything but a line break (what `.` matches), to the end.
-      lines.push(
-        pending === ''
-          ? `if (path.charCodeAt(${print(at)}) !== 47) return undefined;`
-          : `if (${lacks(`${pending}/`, at)}) return undefined;`,
-        ...checks.splice(0),
-        `const v${i} = path.slice(${print(plus(at, pending.length + 1))});`,
-        `if (${step.empty ? '' : `v${i} === '' || `}${regex(LINE_BREAK)}.test(v${i})) return undefined;`,
-        `return [${[...values, `decodeParam(v${i})`].join(', ')}];`,
-      );
-      pending = '';
-      ended = true;
-      return;
-    }
-    if (step.optional) {
-      if (pending !== '') lines.push(`if (${lacks(pending, at)}) return undefined;`);
-      lines.push(...checks.splice(0));
-      at = plus(at, pending.length);
-      pending = '';
-      const [start, end, value] = [`s${i}`, `e${i}`, `v${i}`];
-      lines.push(
-        `let ${value}: string | undefined;`,
-        `let ${end} = ${print(at)};`,
-        `if (${end} < path.length) {`,
-        `  if (path.charCodeAt(${end}) !== 47) return undefined;`,
-        `  const ${start} = ${end} + 1;`,
-        ...(step.check === undefined
-          ? [
-              // The word ends at the first other character; what follows checks that it is a
-              // slash or the end of the path.
-              `  ${end} = wordEnd(path, ${start});`,
-              `  if (${end} === ${start}) return undefined;`,
-              `  ${value} = path.slice(${start}, ${end});`,
-            ]
-          : [
-              `  ${end} = path.indexOf('/', ${start});`,
-              `  if (${end} === -1) ${end} = path.length;`,
-              `  ${value} = path.slice(${start}, ${end});`,
-              `  if (${value} === '' || !${regex(step.check)}.test(${value})) return undefined;`,
-            ]),
-        `}`,
-      );
-      values.push(step.check === undefined ? value : `decodeParam(${value})`);
-      at = { variable: end, offset: 0 };
-      return;
-    }
-    // A required parameter: the pending literal and the `/` before it in one comparison.
-    lines.push(
-      pending === ''
-        ? `if (path.charCodeAt(${print(at)}) !== 47) return undefined;`
-        : `if (${lacks(`${pending}/`, at)}) return undefined;`,
-    );
-    const start = print(plus(at, pending.length + 1));
-    pending = '';
-    const end = `e${i}`;
-    if (step.check === undefined) {
-      // A word is read as its end is looked for; what follows checks that a `/` or the end of
-      // the path is there.
-      lines.push(
-        `const ${end} = wordEnd(path, ${start});`,
-        `if (${end} === ${start}) return undefined;`,
-      );
-      values.push(`path.slice(${start}, ${end})`);
-    } else {
-      lines.push(
-        `let ${end} = path.indexOf('/', ${start});`,
-        `if (${end} === -1) ${end} = path.length;`,
-      );
-      const value = `v${i}`;
-      checks.push(
-        `const ${value} = path.slice(${start}, ${end});`,
-        `if (${value} === '' || !${regex(step.check)}.test(${value})) return undefined;`,
-      );
-      values.push(`decodeParam(${value})`);
-    }
-    at = { variable: end, offset: 0 };
+  let count = 0;
+  const context: CodeContext = {
+    fail: 'return undefined;',
+    name: (kind) => `${kind}${++count}`,
+    regex,
+  };
+  const lines = pathLines(steps, { variable: undefined, offset: 0 }, [], context, (values) => {
+    return `return [${values.join(', ')}];`;
   });
-  if (ended) return wrap(name, lines);
-  const end = plus(at, pending.length);
-  lines.push(
-    pending === ''
-      ? `if (path.length !== ${print(end)}) return undefined;`
-      : `if (path.length !== ${print(end)} || ${lacks(pending, at)}) return undefined;`,
-    ...checks,
-  );
-  lines.push(`return [${values.join(', ')}];`);
-  return wrap(name, lines);
-}
-
-function wrap(name: string, lines: readonly string[]): string {
   return [
     `function ${name}(path: string): Params | undefined {`,
     ...lines.map((line) => `  ${line}`),
     '}',
   ].join('\n');
+}
+
+/**
+ * The statements testing the path from `at` on against `steps`: on a miss, `context.fail`; on
+ * a match, `succeed` with the values (`values` first: expressions of values read before).
+ */
+export function pathLines(
+  steps: readonly SegmentStep[],
+  start: Position,
+  values: readonly string[],
+  context: CodeContext,
+  succeed: (values: string[]) => string,
+): string[] {
+  const { fail, name, regex } = context;
+  const lines: string[] = [];
+  // Checks of required values wait until the path's shape (literals, lengths) has matched:
+  // a sibling route's path is then turned down without reading its values.
+  const checks: string[] = [];
+  const found = [...values];
+  let at = start;
+  let pending = '';
+  for (const step of steps) {
+    if (step.kind === 'literal') {
+      pending += step.text;
+      continue;
+    }
+    if (step.kind === 'rest') {
+      // Last: a `/`, then anything but a line break (what `.` matches), to the end.
+      const value = name('v');
+      lines.push(
+        slashAfter(pending, at, fail),
+        ...checks.splice(0),
+        `const ${value} = path.slice(${print(plus(at, pending.length + 1))});`,
+        `if (${step.empty ? '' : `${value} === '' || `}${regex(LINE_BREAK)}.test(${value})) ${fail}`,
+        succeed([...found, `decodeParam(${value})`]),
+      );
+      return lines;
+    }
+    if (step.optional) {
+      if (pending !== '') lines.push(`if (${lacks(pending, at)}) ${fail}`);
+      lines.push(...checks.splice(0));
+      at = plus(at, pending.length);
+      pending = '';
+      const [begin, end, value] = [name('s'), name('e'), name('v')];
+      lines.push(
+        `let ${value}: string | undefined;`,
+        `let ${end} = ${print(at)};`,
+        `if (${end} < path.length) {`,
+        `  if (path.charCodeAt(${end}) !== 47) ${fail}`,
+        `  const ${begin} = ${end} + 1;`,
+        ...(step.check === undefined
+          ? [
+              // The word ends at the first other character; what follows checks that it is a
+              // slash or the end of the path.
+              `  ${end} = wordEnd(path, ${begin});`,
+              `  if (${end} === ${begin}) ${fail}`,
+              `  ${value} = path.slice(${begin}, ${end});`,
+            ]
+          : [
+              `  ${end} = path.indexOf('/', ${begin});`,
+              `  if (${end} === -1) ${end} = path.length;`,
+              `  ${value} = path.slice(${begin}, ${end});`,
+              `  if (${value} === '' || !${regex(step.check)}.test(${value})) ${fail}`,
+            ]),
+        `}`,
+      );
+      found.push(step.check === undefined ? value : `decodeParam(${value})`);
+      at = { variable: end, offset: 0 };
+      continue;
+    }
+    const param = paramLines(step.check, pending, at, context);
+    lines.push(...param.lines);
+    checks.push(...param.checks);
+    found.push(param.value);
+    at = param.end;
+    pending = '';
+  }
+  const end = plus(at, pending.length);
+  lines.push(
+    pending === ''
+      ? `if (path.length !== ${print(end)}) ${fail}`
+      : `if (path.length !== ${print(end)} || ${lacks(pending, at)}) ${fail}`,
+    ...checks,
+    succeed(found),
+  );
+  return lines;
+}
+
+/**
+ * A required parameter after the literal `pending` at `at`: the literal and the `/` before the
+ * value in one comparison, then the value's end. A word is read as its end is looked for; any
+ * other value's regex check is returned apart (`checks`), for the caller to run when it wants.
+ */
+export function paramLines(
+  check: string | undefined,
+  pending: string,
+  at: Position,
+  context: CodeContext,
+): { lines: string[]; checks: string[]; value: string; end: Position } {
+  const { fail, name, regex } = context;
+  const start = print(plus(at, pending.length + 1));
+  const end = name('e');
+  if (check === undefined) {
+    // What follows checks that a `/` or the end of the path is after the word.
+    return {
+      lines: [
+        slashAfter(pending, at, fail),
+        `const ${end} = wordEnd(path, ${start});`,
+        `if (${end} === ${start}) ${fail}`,
+      ],
+      checks: [],
+      value: `path.slice(${start}, ${end})`,
+      end: { variable: end, offset: 0 },
+    };
+  }
+  const value = name('v');
+  return {
+    lines: [
+      slashAfter(pending, at, fail),
+      `let ${end} = path.indexOf('/', ${start});`,
+      `if (${end} === -1) ${end} = path.length;`,
+    ],
+    checks: [
+      `const ${value} = path.slice(${start}, ${end});`,
+      `if (${value} === '' || !${regex(check)}.test(${value})) ${fail}`,
+    ],
+    value: `decodeParam(${value})`,
+    end: { variable: end, offset: 0 },
+  };
+}
+
+/** `at` as an expression. */
+export function print(at: Position): string {
+  if (at.variable === undefined) return String(at.offset);
+  return at.offset === 0 ? at.variable : `${at.variable} + ${at.offset}`;
 }
 
 // --- internal ---
@@ -139,9 +189,11 @@ function plus(at: Position, offset: number): Position {
   return { variable: at.variable, offset: at.offset + offset };
 }
 
-function print(at: Position): string {
-  if (at.variable === undefined) return String(at.offset);
-  return at.offset === 0 ? at.variable : `${at.variable} + ${at.offset}`;
+/** The statement checking that `pending` then a `/` are at `at`. */
+function slashAfter(pending: string, at: Position, fail: string): string {
+  return pending === ''
+    ? `if (path.charCodeAt(${print(at)}) !== 47) ${fail}`
+    : `if (${lacks(`${pending}/`, at)}) ${fail}`;
 }
 
 /**

@@ -10,6 +10,9 @@ export type SegmentStep =
   /** A last parameter written `.*` or `.+`: the rest of the path after a `/`. */
   | { kind: 'rest'; empty: boolean };
 
+/** A literal step. */
+export type LiteralStep = Extract<SegmentStep, { kind: 'literal' }>;
+
 /** The steps the runtime's `matchSegments` also reads. */
 export type SimpleStep = Exclude<SegmentStep, { kind: 'rest' }>;
 
@@ -51,7 +54,9 @@ export function codeSteps(route: RouteRecord): SegmentStep[] | undefined {
  * those segments lets the program resume after them. They are the segments the tree groups the
  * route by (`dynamic-tree`'s `segmentsOf`), or none, so a walk never skips one it did not compare.
  */
-export function splitHead(steps: readonly SimpleStep[]): { steps: SimpleStep[]; pieces: number } {
+export function splitHead<Step extends SegmentStep>(
+  steps: readonly Step[],
+): { steps: (Step | LiteralStep)[]; pieces: number } {
   const [head, ...rest] = steps;
   if (head?.kind !== 'literal' || !WHOLE_SEGMENTS.test(head.text)) {
     return { steps: [...steps], pieces: 0 };
