@@ -75,8 +75,8 @@ const $routes = new RouteList(
 );
 
 const $tests = testList(
-  '{"count":1,"verbs":[["GET","HEAD"]],"regexes":[["^([^.]+)\\\\.localhost$","i"]]}',
-  '[15,1,1,["/dashboard"],0,0,0]',
+  '{"count":11,"verbs":[["GET","HEAD"],["PUT","PATCH"],["DELETE"]],"regexes":[["^(?:[0-9]+)$",""],["^(?:[a-z0-9-]+)$",""],["^([^.]+)\\\\.localhost$","i"]]}',
+  '[1,1,0,["/hello",[1,0]],0,1,0]\n[2,1,0,["/user",[0,1]],0,1,0]\n[3,1,0,["/user",[0,1],"/posts",[1,2]],0,2,0]\n[8,1,0,["/photos",[0,0]],0,1,0]\n[9,1,0,["/photos",[0,0],"/edit"],0,1,0]\n[10,2,0,["/photos",[0,0]],0,1,0]\n[11,3,0,["/photos",[0,0]],0,1,0]\n[13,1,0,["/animals","/view",[1,0]],0,1,0]\n[15,1,3,["/dashboard"],0,0,0]\n[19,1,0,["/admin","/users",[0,1]],0,1,0]\n[20,1,0,["/api","/photos",[0,1]],0,1,0]',
 );
 
 const $r0 = /^(?:[0-9]+)$/;
@@ -96,19 +96,7 @@ const $static = new StaticPaths(
   },
 );
 
-const $dynamic: DynamicRoute[] = [
-  [['GET', 'HEAD'], $p0],
-  [['GET', 'HEAD'], $p1],
-  [['GET', 'HEAD'], $p2],
-  [['GET', 'HEAD'], $p3],
-  [['GET', 'HEAD'], $p4],
-  [['PUT', 'PATCH'], $p5],
-  [['DELETE'], $p6],
-  [['GET', 'HEAD'], $p7],
-  [['GET', 'HEAD'], $p8],
-  [['GET', 'HEAD'], $p9],
-  [['GET', 'HEAD'], $p10],
-];
+let $dynamic: DynamicRoute[] | undefined;
 
 function match(method: string, path: string, host: string): MatchHit | undefined {
   const hit = matchStatic(method, path);
@@ -180,11 +168,11 @@ function matchStatic(method: string, path: string): MatchHit | undefined | null 
 
 // The tree as data, for `allowed` (unmatched requests only).
 const $tree = parseTree(
-  '{"starts":[0,0,1,3,7,8,9,10,11],"entries":[0,16,32,48,64,80,96,112,128,144,160],"pool":"\\u0000\\u0005hello\\u0000\\u0004user\\u0000\\u0006photos\\u0000\\u0007animals\\u0000\\tdashboard\\u0000\\u0005admin\\u0000\\u0003api","edges":[99162322,0,1,0,3599307,0,2,7,84707457,0,3,13,216805879,0,4,21,25881236,0,5,30,92668751,0,6,41,96794,0,7,48]}',
+  '{"starts":[0,0,1,3,7,8,9,10,11],"entries":[1,17,33,49,65,81,97,113,129,145,161],"pool":"\\u0000\\u0005hello\\u0000\\u0004user\\u0000\\u0006photos\\u0000\\u0007animals\\u0000\\tdashboard\\u0000\\u0005admin\\u0000\\u0003api","edges":[99162322,0,1,0,3599307,0,2,7,84707457,0,3,13,216805879,0,4,21,25881236,0,5,30,92668751,0,6,41,96794,0,7,48]}',
 );
 
 function allowed(path: string, host: string): string[] {
-  return $static.verbs(path) ?? allowedIn($tree, $dynamic, path, host);
+  return $static.verbs(path) ?? allowedIn($tree, ($dynamic ??= testedRoutes($tests)), path, host);
 }
 
 function $n0(method: string, path: string, host: string): MatchHit | undefined {
@@ -335,121 +323,8 @@ function $n7(method: string, path: string, host: string): MatchHit | undefined {
   return undefined;
 }
 
-function $p0(path: string): Params | undefined {
-  if (path.slice(0, 6) !== '/hello') return undefined;
-  let v3: string | undefined;
-  let e2 = 6;
-  if (e2 < path.length) {
-    if (path.charCodeAt(e2) !== 47) return undefined;
-    const s1 = e2 + 1;
-    e2 = wordEnd(path, s1);
-    if (e2 === s1) return undefined;
-    v3 = path.slice(s1, e2);
-  }
-  if (path.length !== e2) return undefined;
-  return [v3];
-}
-
-function $p1(path: string): Params | undefined {
-  if (path.slice(0, 6) !== '/user/') return undefined;
-  let e1 = path.indexOf('/', 6);
-  if (e1 === -1) e1 = path.length;
-  if (path.length !== e1) return undefined;
-  const v2 = path.slice(6, e1);
-  if (v2 === '' || !$r0.test(v2)) return undefined;
-  return [decodeParam(v2)];
-}
-
-function $p2(path: string): Params | undefined {
-  if (path.slice(0, 6) !== '/user/') return undefined;
-  let e1 = path.indexOf('/', 6);
-  if (e1 === -1) e1 = path.length;
-  if (path.slice(e1, e1 + 6) !== '/posts') return undefined;
-  const v2 = path.slice(6, e1);
-  if (v2 === '' || !$r0.test(v2)) return undefined;
-  let v5: string | undefined;
-  let e4 = e1 + 6;
-  if (e4 < path.length) {
-    if (path.charCodeAt(e4) !== 47) return undefined;
-    const s3 = e4 + 1;
-    e4 = path.indexOf('/', s3);
-    if (e4 === -1) e4 = path.length;
-    v5 = path.slice(s3, e4);
-    if (v5 === '' || !$r1.test(v5)) return undefined;
-  }
-  if (path.length !== e4) return undefined;
-  return [decodeParam(v2), decodeParam(v5)];
-}
-
-function $p3(path: string): Params | undefined {
-  if (path.slice(0, 8) !== '/photos/') return undefined;
-  const e1 = wordEnd(path, 8);
-  if (e1 === 8) return undefined;
-  if (path.length !== e1) return undefined;
-  return [path.slice(8, e1)];
-}
-
-function $p4(path: string): Params | undefined {
-  if (path.slice(0, 8) !== '/photos/') return undefined;
-  const e1 = wordEnd(path, 8);
-  if (e1 === 8) return undefined;
-  if (path.length !== e1 + 5 || path.slice(e1, e1 + 5) !== '/edit') return undefined;
-  return [path.slice(8, e1)];
-}
-
-function $p5(path: string): Params | undefined {
-  if (path.slice(0, 8) !== '/photos/') return undefined;
-  const e1 = wordEnd(path, 8);
-  if (e1 === 8) return undefined;
-  if (path.length !== e1) return undefined;
-  return [path.slice(8, e1)];
-}
-
-function $p6(path: string): Params | undefined {
-  if (path.slice(0, 8) !== '/photos/') return undefined;
-  const e1 = wordEnd(path, 8);
-  if (e1 === 8) return undefined;
-  if (path.length !== e1) return undefined;
-  return [path.slice(8, e1)];
-}
-
-function $p7(path: string): Params | undefined {
-  if (path.slice(0, 13) !== '/animals/view') return undefined;
-  let v3: string | undefined;
-  let e2 = 13;
-  if (e2 < path.length) {
-    if (path.charCodeAt(e2) !== 47) return undefined;
-    const s1 = e2 + 1;
-    e2 = wordEnd(path, s1);
-    if (e2 === s1) return undefined;
-    v3 = path.slice(s1, e2);
-  }
-  if (path.length !== e2) return undefined;
-  return [v3];
-}
-
 function $p8(path: string, host: string): Params | undefined {
-  return testPath($tests.at(0), path, host);
-}
-
-function $p9(path: string): Params | undefined {
-  if (path.slice(0, 13) !== '/admin/users/') return undefined;
-  let e1 = path.indexOf('/', 13);
-  if (e1 === -1) e1 = path.length;
-  if (path.length !== e1) return undefined;
-  const v2 = path.slice(13, e1);
-  if (v2 === '' || !$r0.test(v2)) return undefined;
-  return [decodeParam(v2)];
-}
-
-function $p10(path: string): Params | undefined {
-  if (path.slice(0, 12) !== '/api/photos/') return undefined;
-  let e1 = path.indexOf('/', 12);
-  if (e1 === -1) e1 = path.length;
-  if (path.length !== e1) return undefined;
-  const v2 = path.slice(12, e1);
-  if (v2 === '' || !$r0.test(v2)) return undefined;
-  return [decodeParam(v2)];
+  return testPath($tests.at(8), path, host);
 }
 
 const names = templates(

@@ -2,15 +2,14 @@ import { accepts } from '../plan.js';
 import type { RouteRecord } from '../types.js';
 import { Interned } from './_intern.js';
 import { str } from './_print.js';
-import { emitPathFunction } from './path-code.js';
 import { codeSteps, segmentSteps, splitHead, type SegmentStep } from './segments.js';
 
 /**
- * The dynamic routes' path tests: straight-line code for the common shapes, the runtime's
- * `testPath` on a data row (`$tests`) for host-bound, `setMatch` and regex-shaped routes.
- * The tree's node functions test the straight-line shapes in place (`node-code`); these
- * functions test them for `allowed`. Not `inline`: every route is a data row, for the
- * runtime's shared walker. `regex` names the module constant holding a regex.
+ * The dynamic routes' path tests as data rows (`$tests`, read by the runtime's `testPath`: the
+ * shared walker of a large app, and `allowed`), and for a smaller app (`inline`) what its
+ * tree's node functions call for a route they cannot test in place: straight-line code for a
+ * regex-shaped route, the data row for a host-bound or `setMatch` one. The node functions test
+ * every other route in place (`node-code`). `regex` names the module constant holding a regex.
  */
 export function emitDynamic(
   tested: readonly RouteRecord[],
@@ -37,19 +36,17 @@ export function emitDynamic(
   const pieces: number[] = [];
   const tried = tested.map((route, k): TriedRoute => {
     const name = `$p${k}`;
+    const [row, count] = emitRouteTest(route, testRegex, verbSet);
+    rows.push(row);
+    pieces[k] = count;
     const steps = route.domain || !inline ? undefined : codeSteps(route);
     const split = steps && splitHead(steps);
-    if (steps !== undefined) functions.push(emitPathFunction(name, steps, regex));
-    else if (!inline) {
-      const [row, count] = emitRouteTest(route, testRegex, verbSet);
-      rows.push(row);
-      pieces[k] = count;
-    } else if (!route.domain && !route.match) functions.push(emitRegexFunction(name, route, regex));
-    else {
+    if (inline && steps === undefined) {
       functions.push(
-        `function ${name}(path: string, host: string): Params | undefined {\n  return testPath($tests.at(${rows.length}), path, host);\n}`,
+        !route.domain && !route.match
+          ? emitRegexFunction(name, route, regex)
+          : `function ${name}(path: string, host: string): Params | undefined {\n  return testPath($tests.at(${k}), path, host);\n}`,
       );
-      rows.push(emitRouteTest(route, testRegex, verbSet)[0]);
     }
     const verbs = route.verbs.includes('*')
       ? undefined

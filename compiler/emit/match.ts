@@ -2,7 +2,7 @@ import type { MatcherPlan, PlannedHit } from '../plan.js';
 import type { RouteRecord } from '../types.js';
 import { code, printed, type Chunk } from './_chunk.js';
 import { Interned } from './_intern.js';
-import { fits, str, strings } from './_print.js';
+import { fits, str } from './_print.js';
 import { emitDynamic } from './dynamic-code.js';
 import { staticKey } from '../../runtime/data/statics.js';
 import { buildTree, treeData } from './dynamic-tree.js';
@@ -58,17 +58,7 @@ return index === null || index === undefined ? index : $hit(index);`;
     code(
       `const $static = new StaticPaths(${str(JSON.stringify(statics.data))}, ${keyFunction(statics.offsets)});`,
     ),
-    inline
-      ? {
-          kind: 'list',
-          open: 'const $dynamic: DynamicRoute[] = [',
-          close: '];',
-          empty: 'const $dynamic: DynamicRoute[] = [];',
-          entries: dynamic.tried.map((route) => ({
-            text: `  [${route.verbs === undefined ? '0' : strings(route.verbs)}, ${route.test}]`,
-          })),
-        }
-      : printed('let $dynamic: DynamicRoute[] | undefined;'),
+    printed('let $dynamic: DynamicRoute[] | undefined;'),
     code(`function match(method: string, path: string, host: string): MatchHit | undefined {
   const hit = matchStatic(method, path);
   return hit !== null ? hit : ${inline ? '$n0(method, path, host)' : 'walkTree($tree, $tests, $routes, method, path, host)'};
@@ -82,19 +72,11 @@ ${staticTree}
 
 ${functions.join('\n\n')}
 
-${
-  inline
-    ? `// The tree as data, for \`allowed\` (unmatched requests only).
+// The tree as data, for \`allowed\` (unmatched requests only)${inline ? '' : ' and the walker'}.
 const $tree = parseTree(${treeArgs});
 
 function allowed(path: string, host: string): string[] {
-  return $static.verbs(path) ?? allowedIn($tree, $dynamic, path, host);
-}`
-    : `const $tree = parseTree(${treeArgs});
-
-function allowed(path: string, host: string): string[] {
   return $static.verbs(path) ?? allowedIn($tree, ($dynamic ??= testedRoutes($tests)), path, host);
-}`
 }`),
     ...[...nodes.functions, ...nodes.tables, ...dynamic.functions].map((text) =>
       fits(text) ? printed(text) : code(text),

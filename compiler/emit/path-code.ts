@@ -18,36 +18,12 @@ export interface CodeContext {
 }
 
 /**
- * A route's path test as straight-line code: literals compared where they must be, a word
- * parameter read to its end in one pass (`wordEnd`), any other found with one `indexOf` and
- * its value checked once the path's literals and length matched, and values sliced only once
- * the whole path matched. Returns the parameter values, or `undefined`; nothing is allocated on
- * a miss. `regex` names the module constant holding a regex.
- */
-export function emitPathFunction(
-  name: string,
-  steps: readonly SegmentStep[],
-  regex: (source: string) => string,
-): string {
-  let count = 0;
-  const context: CodeContext = {
-    fail: 'return undefined;',
-    name: (kind) => `${kind}${++count}`,
-    regex,
-  };
-  const lines = pathLines(steps, { variable: undefined, offset: 0 }, [], context, (values) => {
-    return `return [${values.join(', ')}];`;
-  });
-  return [
-    `function ${name}(path: string): Params | undefined {`,
-    ...lines.map((line) => `  ${line}`),
-    '}',
-  ].join('\n');
-}
-
-/**
- * The statements testing the path from `at` on against `steps`: on a miss, `context.fail`; on
- * a match, `succeed` with the values (`values` first: expressions of values read before).
+ * The statements testing the path from `start` on against `steps` (a route's path, or what is left
+ * of it), as straight-line code: literals compared where they must be, a word parameter read to
+ * its end in one pass (`wordEnd`), any other found with one `indexOf` and its value checked
+ * once the path's literals and length matched, and values sliced only once the whole path
+ * matched; nothing is allocated on a miss. On a miss, `context.fail`; on a match, `succeed`
+ * with the values (`values` first: expressions of values read before).
  */
 export function pathLines(
   steps: readonly SegmentStep[],
