@@ -94,7 +94,10 @@ function routeLines(
     const route = tried[position]!;
     if (route.steps === undefined) return { route, steps: undefined, at: START };
     const skipped = route.steps.slice(0, Math.min(route.pieces, node.d));
-    const offset = skipped.reduce((sum, step) => sum + (step as { text: string }).text.length, 0);
+    const offset = skipped.reduce(
+      (sum, step) => sum + (step.kind === 'literal' ? step.text.length : 0),
+      0,
+    );
     return { route, steps: route.steps.slice(skipped.length), at: { variable: undefined, offset } };
   });
   let count = 0;
