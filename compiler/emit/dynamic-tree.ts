@@ -52,11 +52,20 @@ export function treeData(root: TreeNode, pieces: (position: number) => number): 
   for (const node of nodes) {
     starts.push(entries.length);
     for (const p of node.t) {
-      entries.push(p * SKIP_LIMIT + Math.min(pieces(p), node.d, SKIP_LIMIT - 1));
+      entries.push(p * SKIP_LIMIT + Math.min(walkedPieces(node, pieces(p)), SKIP_LIMIT - 1));
     }
   }
   starts.push(entries.length);
   return JSON.stringify({ starts, entries, pool, edges });
+}
+
+/**
+ * How many of a route's leading literal segments (`pieces`, its program's own steps: `splitHead`)
+ * the walk has compared when it reaches `node`, where the route is listed: the route was put
+ * there by those segments, or by fewer when it does not fix the segment at some level.
+ */
+export function walkedPieces(node: TreeNode, pieces: number): number {
+  return Math.min(pieces, node.d);
 }
 
 // --- internal ---

@@ -1,6 +1,6 @@
 import { str } from './_print.js';
 import type { TriedRoute } from './dynamic-code.js';
-import type { TreeNode } from './dynamic-tree.js';
+import { walkedPieces, type TreeNode } from './dynamic-tree.js';
 import { paramLines, pathLines, print, type CodeContext, type Position } from './path-code.js';
 import type { SegmentStep } from './segments.js';
 
@@ -93,7 +93,7 @@ function routeLines(
   const attempts = node.t.map((position): Attempt => {
     const route = tried[position]!;
     if (route.steps === undefined) return { route, steps: undefined, at: START };
-    const skipped = route.steps.slice(0, Math.min(route.pieces, node.d));
+    const skipped = route.steps.slice(0, walkedPieces(node, route.pieces));
     const offset = skipped.reduce(
       (sum, step) => sum + (step.kind === 'literal' ? step.text.length : 0),
       0,
@@ -120,10 +120,10 @@ function attemptLines(
     const shared = leadingParam(attempt);
     let j = i + 1;
     while (shared && j < attempts.length && sameParam(shared, leadingParam(attempts[j]!))) j++;
-    const label = names('b');
-    const context: CodeContext = { fail: `break ${label};`, name: names, regex };
     if (shared && j - i > 1) {
       // The literal and parameter the routes begin with, read once; each route goes on after it.
+      const label = names('b');
+      const context: CodeContext = { fail: `break ${label};`, name: names, regex };
       const param = paramLines(shared.check, shared.pending, attempt.at, context);
       const rest = attempts.slice(i, j).map((a) => ({
         route: a.route,
@@ -142,7 +142,7 @@ function attemptLines(
       i = j;
       continue;
     }
-    lines.push(...singleLines(attempt, values, label, context));
+    lines.push(...singleLines(attempt, values, names, regex));
     i++;
   }
   return lines;
@@ -151,8 +151,8 @@ function attemptLines(
 function singleLines(
   { route, steps, at }: Attempt,
   values: readonly string[],
-  label: string,
-  context: CodeContext,
+  names: (kind: string) => string,
+  regex: (source: string) => string,
 ): string[] {
   const hit = (params: string): string =>
     `return { route: $routes.at(${route.route}), params: ${params} };`;
@@ -161,6 +161,8 @@ function singleLines(
     if (route.verbs === undefined) return attempt;
     return [`if (${verbTest(route.verbs)}) {`, ...indent(attempt), '}'];
   }
+  const label = names('b');
+  const context: CodeContext = { fail: `break ${label};`, name: names, regex };
   const guard =
     route.verbs === undefined
       ? []
