@@ -11,8 +11,8 @@ export interface ResolvedTarget {
  * The path of a raw request target (`/a/b?x=1`) and its route for `method` on `host`;
  * `undefined` is a 400. The same as `table.match(method, normalizePath(raw), host)`, but the
  * target is matched as it is first: when a route that matches only normal paths
- * (`RouteEntry.normalOnly`) takes it, the target is normal and is not read again to be
- * normalised; when normalising leaves it as it is, the first answer stands. Only a target that
+ * (`RouteEntry.normalOnly`) takes it, or the matcher found it normal (`MatchHit.normal`), the
+ * target is normal and is not read again to be normalised; when normalising leaves it as it is, the first answer stands. Only a target that
  * normalising changes (a query, an escape, a trailing slash) is matched twice.
  */
 export function resolveTarget(
@@ -22,7 +22,9 @@ export function resolveTarget(
   host: string,
 ): ResolvedTarget | undefined {
   const first = raw.charCodeAt(0) === 47 /* '/' */ ? table.match(method, raw, host) : undefined;
-  if (first !== undefined && first.route.normalOnly === true) return { path: raw, hit: first };
+  if (first !== undefined && (first.route.normalOnly === true || first.normal === true)) {
+    return { path: raw, hit: first };
+  }
   const path = normalizePath(raw);
   if (path === undefined) return undefined;
   // `normalizePath` gives back the target itself when it is already normal.

@@ -48,6 +48,11 @@ export interface RouteEntry {
 export interface MatchHit {
   readonly route: RouteEntry;
   readonly params: Params;
+  /**
+   * `true`: the matcher checked that the path it matched is normal (a route taking the rest of
+   * the path, whose rest was), so the target is not normalised again (`resolveTarget`).
+   */
+  readonly normal?: true;
 }
 
 /**

@@ -2,6 +2,7 @@ import { accepts } from '../plan.js';
 import type { RouteRecord } from '../types.js';
 import { Interned } from './_intern.js';
 import { str } from './_print.js';
+import { normalWithNormalRest } from './normal-only.js';
 import { codeSteps, segmentSteps, splitHead, type SegmentStep } from './segments.js';
 
 /**
@@ -39,7 +40,8 @@ export function emitDynamic(
     const [row, count] = emitRouteTest(route, testRegex, verbSet);
     rows.push(row);
     pieces[k] = count;
-    const steps = route.domain || !inline ? undefined : codeSteps(route);
+    const steps =
+      route.domain || !inline ? undefined : codeSteps(route, normalWithNormalRest(route));
     const split = steps && splitHead(steps);
     if (inline && steps === undefined) {
       functions.push(

@@ -154,8 +154,8 @@ function singleLines(
   names: (kind: string) => string,
   regex: (source: string) => string,
 ): string[] {
-  const hit = (params: string): string =>
-    `return { route: $routes.at(${route.route}), params: ${params} };`;
+  const hit = (params: string, normal = false): string =>
+    `return { route: $routes.at(${route.route}), params: ${params}${normal ? ', normal: true' : ''} };`;
   if (steps === undefined) {
     const attempt = [`p = ${route.test}(path, host);`, `if (p !== undefined) ${hit('p')}`];
     if (route.verbs === undefined) return attempt;
@@ -167,7 +167,9 @@ function singleLines(
     route.verbs === undefined
       ? []
       : [`if (${route.verbs.map((v) => `method !== ${str(v)}`).join(' && ')}) ${context.fail}`];
-  const test = pathLines(steps, at, values, context, (found) => hit(`[${found.join(', ')}]`));
+  const test = pathLines(steps, at, values, context, (found, normal) =>
+    hit(`[${found.join(', ')}]`, normal),
+  );
   return [`${label}: {`, ...indent([...guard, ...test]), '}'];
 }
 

@@ -1,20 +1,21 @@
 import { normalizePath } from '../../runtime/path.js';
 import type { PatternToken, RouteRecord } from '../types.js';
-import { segmentSteps } from './segments.js';
+import { classUnit, segmentSteps } from './segments.js';
 
 /**
  * Whether every path `route` matches is already normal — one the runtime's `normalizePath`
  * returns as it is — so that a raw request target the route matches needs no normalising
  * (runtime `resolveTarget`). True when the route is tested segment by segment (which, unlike
  * its regex, takes no trailing `/`), its literals are normal, and each parameter is a run of
- * word characters: such a value has no `/`, `?`, `%`, `\` or leading `.`, so a path made of
- * them is normal exactly when the same path with `x` for every value is. A `setMatch` route,
- * or one with a parameter that may hold other characters, answers false.
+ * characters none of which normalising reads (`\w+`, `[a-z0-9-]+`, `[^/?%\\.]+`, …): such a
+ * value has no `/`, `?`, `%`, `\` or `.`, so a path made of them is normal exactly when the same
+ * path with `x` for every value is. A `setMatch` route, or one with a parameter that may hold
+ * other characters, answers false.
  */
 export function matchesNormalOnly(route: RouteRecord): boolean {
   if (segmentSteps(route) === undefined) return false;
   const params = route.tokens.filter((t) => t.kind === 'param');
-  if (!params.every((t) => WORDS.test(t.regex))) return false;
+  if (!params.every((t) => safeValues(t.regex))) return false;
   // Optional parameters come last (segment by segment): each may end the path.
   const optional = params.filter((t) => t.optional);
   for (let present = 0; present <= optional.length; present++) {
@@ -24,11 +25,30 @@ export function matchesNormalOnly(route: RouteRecord): boolean {
   return true;
 }
 
+/**
+ * For a route whose last parameter takes the rest of the path (`{path}` with `.*`): whether a
+ * path it matches is normal when that rest is a normal tail (non-empty, no `?`, `%`, `\`, empty
+ * or dot segment, trailing `/`), which the generated code checks as it reads the value.
+ */
+export function normalWithNormalRest(route: RouteRecord): boolean {
+  const last = route.tokens.at(-1);
+  if (last?.kind !== 'param') return false;
+  return matchesNormalOnly({
+    ...route,
+    tokens: [...route.tokens.slice(0, -1), { ...last, regex: '\\w+' }],
+  });
+}
+
 // --- internal ---
 
-// `\w`, `\d`, or one class of word characters (`[0-9]`, `[a-zA-Z_]`, …), repeated or not.
-const CLASS_PART = String.raw`(?:\\[dw]|[0-9]-[0-9]|[a-z]-[a-z]|[A-Z]-[A-Z]|[A-Za-z0-9_])`;
-const WORDS = new RegExp(String.raw`^(?:\\[dw]|\[${CLASS_PART}+\])(?:[+*?]|\{\d+(?:,\d*)?\})?$`);
+// What normalising reads in a path: a parameter that can hold none of these leaves it alone.
+const READ_BY_NORMALISING = ['/', '?', '%', '\\', '.'];
+
+/** Whether every value of the parameter regex `source` is free of what normalising reads. */
+function safeValues(source: string): boolean {
+  const unit = classUnit(source);
+  return unit !== undefined && !READ_BY_NORMALISING.some((c) => unit.test(c));
+}
 
 function sample(tokens: readonly PatternToken[], absent: ReadonlySet<PatternToken>): string {
   let out = '';

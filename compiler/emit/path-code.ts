@@ -23,14 +23,15 @@ export interface CodeContext {
  * its end in one pass (`wordEnd`), any other found with one `indexOf` and its value checked
  * once the path's literals and length matched, and values sliced only once the whole path
  * matched; nothing is allocated on a miss. On a miss, `context.fail`; on a match, `succeed`
- * with the values (`values` first: expressions of values read before).
+ * with the values (`values` first: expressions of values read before), and `normal` when the
+ * code checked that the path is normal.
  */
 export function pathLines(
   steps: readonly SegmentStep[],
   start: Position,
   values: readonly string[],
   context: CodeContext,
-  succeed: (values: string[]) => string,
+  succeed: (values: string[], normal?: boolean) => string,
 ): string[] {
   const { fail, name, regex } = context;
   const lines: string[] = [];
@@ -48,12 +49,27 @@ export function pathLines(
     if (step.kind === 'rest') {
       // Last: a `/`, then anything but a line break (what `.` matches), to the end.
       const value = name('v');
+      const from = print(plus(at, pending.length + 1));
+      const refused = `${step.empty ? '' : `${value} === '' || `}${regex(LINE_BREAK)}.test(${value})`;
       lines.push(
         slashAfter(pending, at, fail),
         ...checks.splice(0),
-        `const ${value} = path.slice(${print(plus(at, pending.length + 1))});`,
-        `if (${step.empty ? '' : `${value} === '' || `}${regex(LINE_BREAK)}.test(${value})) ${fail}`,
-        succeed([...found, `decodeParam(${value})`]),
+        `const ${value} = path.slice(${from});`,
+      );
+      if (!step.normal) {
+        lines.push(`if (${refused}) ${fail}`, succeed([...found, `decodeParam(${value})`]));
+        return lines;
+      }
+      // A normal rest (which has no line break, no escape to decode) makes a normal path: the
+      // hit says so, and the target is not read again to be normalised.
+      const first = name('c');
+      lines.push(
+        `const ${first} = path.charCodeAt(${from});`,
+        `if (${value} === '' || ${first} === 46 || ${first} === 47 || ${regex(NOT_NORMAL)}.test(${value})) {`,
+        `  if (${refused}) ${fail}`,
+        `  ${succeed([...found, `decodeParam(${value})`])}`,
+        '}',
+        succeed([...found, value], true),
       );
       return lines;
     }
@@ -160,6 +176,13 @@ export function print(at: Position): string {
 
 /** What `.` does not match: a value with one of these is not the rest of the path. */
 const LINE_BREAK = String.raw`[\n\r\u2028\u2029]`;
+
+/**
+ * What a rest that does not start with `.` or `/` has when normalising the path would change it
+ * or it holds a line break: `?`, `%`, `\`, a line break, an empty or dot segment (`/.` also
+ * catches `/.well-known`: such a rest is only read again), or a trailing `/`.
+ */
+const NOT_NORMAL = String.raw`[?%\\\n\r\u2028\u2029]|\/[/.]|\/$`;
 
 function plus(at: Position, offset: number): Position {
   return { variable: at.variable, offset: at.offset + offset };

@@ -7,8 +7,11 @@ export type SegmentStep =
   | { kind: 'literal'; text: string }
   /** `check`: the anchored regex source, `undefined` for the default `\w+`. */
   | { kind: 'param'; optional: boolean; check: string | undefined }
-  /** A last parameter written `.*` or `.+`: the rest of the path after a `/`. */
-  | { kind: 'rest'; empty: boolean };
+  /**
+   * A last parameter written `.*` or `.+`: the rest of the path after a `/`. `normal`: the
+   * path is normal when the rest is (runtime `MatchHit.normal`).
+   */
+  | { kind: 'rest'; empty: boolean; normal: boolean };
 
 /** A literal step. */
 export type LiteralStep = Extract<SegmentStep, { kind: 'literal' }>;
@@ -36,16 +39,17 @@ export function segmentSteps(route: RouteRecord): SimpleStep[] | undefined {
 
 /**
  * Like `segmentSteps`, also for a route whose last parameter takes the rest of the path
- * (`{path}` with `.*` or `.+`, after a `/`), as generated code tests it.
+ * (`{path}` with `.*` or `.+`, after a `/`), as generated code tests it. `normalRest`: whether
+ * the route's paths are normal when that rest is (`normalWithNormalRest`).
  */
-export function codeSteps(route: RouteRecord): SegmentStep[] | undefined {
+export function codeSteps(route: RouteRecord, normalRest: boolean): SegmentStep[] | undefined {
   const simple = segmentSteps(route);
   if (simple !== undefined || route.match) return simple;
   const last = route.tokens.at(-1);
   if (last?.kind !== 'param' || last.optional || last.separator !== '/') return undefined;
   if (last.regex !== '.*' && last.regex !== '.+') return undefined;
   const head = segmentSteps({ ...route, tokens: route.tokens.slice(0, -1) });
-  return head && [...head, { kind: 'rest', empty: last.regex === '.*' }];
+  return head && [...head, { kind: 'rest', empty: last.regex === '.*', normal: normalRest }];
 }
 
 /**
@@ -88,7 +92,22 @@ function isSimple(tokens: readonly PatternToken[]): boolean {
   return true;
 }
 
-/** A conservative test that a regex cannot match `/`: no dot, no negated or broad class. */
+/**
+ * A conservative test that a regex cannot match `/`: no dot, no negated or broad class; or one
+ * class (`[^/]+`) that does not take `/`.
+ */
 function segmentOnly(regex: string): boolean {
-  return !/[./]|\\[SWDsbB]|\[\^|\\u|\\x|\\p/i.test(regex.replace(/\\[dw]/g, ''));
+  if (!/[./]|\\[SWDsbB]|\[\^|\\u|\\x|\\p/i.test(regex.replace(/\\[dw]/g, ''))) return true;
+  return classUnit(regex)?.test('/') === false;
 }
+
+/**
+ * When the parameter regex `source` is one class (`\\w`, `\\d`, `[…]`, `[^…]`), repeated or not:
+ * the regex of one character of its values.
+ */
+export function classUnit(source: string): RegExp | undefined {
+  const match = ONE_CLASS.exec(source);
+  return match === null ? undefined : new RegExp(`^${match[1]}$`);
+}
+
+const ONE_CLASS = /^(\\[dw]|\[(?:\\.|[^\]\\])+\])(?:[+*?]|\{\d+(?:,\d*)?\})?$/;

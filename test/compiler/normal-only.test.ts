@@ -18,6 +18,10 @@ Course.get('/dot/.well-known', () => 'f').name('dot');
 Course.get('/escaped/a%41', () => 'i').name('escaped');
 Course.get('/', () => 'g').name('root');
 Course.get('/list/{page?}', () => 'h').name('optional');
+Course.get('/post/{slug}', () => 'j').where('slug', '[a-z0-9-]+').name('slug');
+Course.get('/safe/{v}', () => 'k').where('v', '[^/?%\\\\\\\\.]+').name('safe');
+Course.get('/ext/{v}', () => 'l').where('v', '[a-z.]+').name('withDot');
+Course.get('/range/{v}', () => 'm').where('v', '[+-0]+').name('range');
 `,
   });
   const result = await runCli(['build', '--root', dir]);
@@ -32,11 +36,13 @@ const route = (name: string) => table.routes.find((r) => r.name === name)!;
 describe('routes that match only normal paths', () => {
   it('are those of word parameters and normal literals', () => {
     // `/.well-known` is a segment starting with a dot, not a dot segment: normal.
-    for (const name of ['word', 'digits', 'root', 'optional', 'dot'])
+    // A class none of whose characters normalising reads (`/ ? % \\ .`) is as good as `\\w+`.
+    for (const name of ['word', 'digits', 'root', 'optional', 'dot', 'slug', 'safe'])
       expect(route(name).normalOnly, name).toBe(true);
     // A value that may hold `/`, `%`, `.`…, a literal with an escape, or a route tested by its
     // regex (which lets a trailing `/` through) may match a path that is not normal.
-    for (const name of ['rest', 'class', 'escaped', 'dotted'])
+    // `[+-0]` is a range over `,-./0`.
+    for (const name of ['rest', 'class', 'escaped', 'dotted', 'withDot', 'range'])
       expect(route(name).normalOnly, name).toBe(false);
   });
 
@@ -57,7 +63,42 @@ describe('routes that match only normal paths', () => {
     const dotted = resolveTarget(table, 'GET', '/file/a.txt/', '');
     expect(dotted?.path).toBe('/file/a.txt');
     expect(dotted?.hit?.params).toEqual(['a', 'txt']);
+    // `[^/]+` is tested segment by segment; its values may hold what normalising reads.
+    for (const [raw, params] of [
+      ['/any/a.b', ['a.b']],
+      ['/any/a%20b/', ['a b']],
+      ['/any/a%2Fb', ['a/b']],
+      ['/any/x/..', undefined],
+      ['/any/a/b', undefined],
+    ] as const)
+      expect(resolveTarget(table, 'GET', raw, '')?.hit?.params, raw).toEqual(params);
     expect(resolveTarget(table, 'GET', '/nothing', '')?.hit).toBeUndefined();
     expect(resolveTarget(table, 'GET', '/a/%zz', '')).toBeUndefined();
+  });
+
+  it('resolve a normal rest of the path without normalising, and any other rest as normalising would', () => {
+    const normal = table.match('GET', '/docs/guide/intro.md', '');
+    expect(normal?.normal).toBe(true);
+    expect(normal?.params).toEqual(['guide/intro.md']);
+    const cases: [raw: string, path: string | undefined, params: string[] | undefined][] = [
+      ['/docs/guide/intro.md', '/docs/guide/intro.md', ['guide/intro.md']],
+      ['/docs/a//b', '/docs/a/b', ['a/b']],
+      ['/docs/a/../b', '/docs/b', ['b']],
+      ['/docs/a/./b/', '/docs/a/b', ['a/b']],
+      ['/docs/a\\b', '/docs/a/b', ['a/b']],
+      ['/docs/.well-known/x', '/docs/.well-known/x', ['.well-known/x']],
+      ['/docs/a%2Fb%20c', '/docs/a%2Fb c', ['a/b c']],
+      ['/docs/a%0Ab', '/docs/a\nb', undefined],
+      ['/docs/x?y=1', '/docs/x', ['x']],
+    ];
+    for (const [raw, path, params] of cases) {
+      const resolved = resolveTarget(table, 'GET', raw, '');
+      expect(resolved?.path, raw).toBe(path);
+      expect(resolved?.hit?.params, raw).toEqual(params);
+    }
+    // Not normal, so not said to be: normalising decides.
+    for (const raw of ['/docs/a//b', '/docs/.x', '/docs/a/', '/docs/a%20b', '/docs/a?b'])
+      expect(table.match('GET', raw, '')?.normal, raw).toBeUndefined();
+    expect(table.match('GET', '/docs/a\u2028b', '')).toBeUndefined();
   });
 });

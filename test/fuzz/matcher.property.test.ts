@@ -14,7 +14,7 @@ const ROUTE_SETS = 4 * SCALE;
 const REQUESTS_PER_SET = 25_000;
 
 const WORDS = ['a', 'b', 'api', 'x1', 'user'];
-const REGEXES = ['\\w+', '[0-9]+', '[a-z]+', '.*', '.+'];
+const REGEXES = ['\\w+', '[0-9]+', '[a-z]+', '[a-z-]+', '[^/]+', '.*', '.+'];
 
 /** A route: literal and parameter segments over a small alphabet, so routes collide often. */
 const routeArb = fc
@@ -41,10 +41,14 @@ const routeArb = fc
       else {
         const name = `p${k}`;
         const optional = optionalLast && k === parts.length - 1 ? '?' : '';
-        url += `${url === '' ? '/' : part.sep}{${name}${optional}}`;
-        // A slash-matching regex only last: two of them in one route fail the ReDoS check.
+        const sep = url === '' ? '/' : part.sep;
+        url += `${sep}{${name}${optional}}`;
+        // A slash-matching regex only last, and a class taking `-` or `.` only last after a
+        // `/`: two of them in one route fail the ReDoS check.
         const last = k === parts.length - 1;
-        where[name] = !last && part.regex.startsWith('.') ? '\\w+' : part.regex;
+        const dots = part.regex.startsWith('.');
+        const wide = part.regex.includes('-]') || part.regex.startsWith('[^');
+        where[name] = (dots && !last) || (wide && (!last || sep !== '/')) ? '\\w+' : part.regex;
       }
     });
     return { verb, url: url || '/', where } satisfies RefRoute;
