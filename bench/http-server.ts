@@ -16,8 +16,13 @@ if (kind === 'node') {
   createServer((req, res) => {
     const url = req.url ?? '/';
     if (url.startsWith('/user/')) {
-      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
-      res.end(`hello ${url.slice(6)}`);
+      // With its length, as Fastify and Course send it: no chunked encoding.
+      const body = `hello ${url.slice(6)}`;
+      res.writeHead(200, {
+        'content-type': 'text/plain; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+      });
+      res.end(body);
     } else {
       res.writeHead(404).end();
     }
