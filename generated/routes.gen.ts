@@ -178,13 +178,13 @@ function allowed(path: string, host: string): string[] {
 function $n0(method: string, path: string, host: string): MatchHit | undefined {
   let end = path.indexOf('/', 1);
   if (end === -1) end = path.length;
-  if (end === 6 && path.slice(1, end) === 'hello') return $n1(method, path, host);
-  if (end === 5 && path.slice(1, end) === 'user') return $n2(method, path, host);
-  if (end === 7 && path.slice(1, end) === 'photos') return $n3(method, path, host);
-  if (end === 8 && path.slice(1, end) === 'animals') return $n4(method, path, host);
-  if (end === 10 && path.slice(1, end) === 'dashboard') return $n5(method, path, host);
-  if (end === 6 && path.slice(1, end) === 'admin') return $n6(method, path, host);
-  if (end === 4 && path.slice(1, end) === 'api') return $n7(method, path, host);
+  if (end === 6 && path.slice(1, 6) === 'hello') return $n1(method, path, host);
+  if (end === 5 && path.slice(1, 5) === 'user') return $n2(method, path, host);
+  if (end === 7 && path.slice(1, 7) === 'photos') return $n3(method, path, host);
+  if (end === 8 && path.slice(1, 8) === 'animals') return $n4(method, path, host);
+  if (end === 10 && path.slice(1, 10) === 'dashboard') return $n5(method, path, host);
+  if (end === 6 && path.slice(1, 6) === 'admin') return $n6(method, path, host);
+  if (end === 4 && path.slice(1, 4) === 'api') return $n7(method, path, host);
   return undefined;
 }
 

@@ -1,7 +1,14 @@
 import { str } from './_print.js';
 import type { TriedRoute } from './dynamic-code.js';
 import { walkedPieces, type TreeNode } from './dynamic-tree.js';
-import { paramLines, pathLines, print, type CodeContext, type Position } from './path-code.js';
+import {
+  hasAt,
+  paramLines,
+  pathLines,
+  print,
+  type CodeContext,
+  type Position,
+} from './path-code.js';
 import type { SegmentStep } from './segments.js';
 
 // Above this many children, a node finds the next one by a property lookup on the segment
@@ -38,7 +45,7 @@ export function emitNodeFunctions(
           const test =
             segment === ''
               ? `end <= ${start}`
-              : `end === ${start + segment.length} && path.slice(${start}, end) === ${str(segment)}`;
+              : `end === ${start + segment.length} && ${hasAt(segment, { variable: undefined, offset: start })}`;
           body.push(`if (${test}) return ${fn}(method, path, host);`);
         }
       } else {

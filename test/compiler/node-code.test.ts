@@ -21,6 +21,8 @@ Course.get('/m/{a}/x/{b}', (a: string, b: string) => ['mx', a, b]);
 Course.get('/m/{a}/x/{b}/y', (a: string, b: string) => ['mxy', a, b]);
 Course.put('/m/{a}/x/{b}', (a: string, b: string) => ['put', a, b]);
 Course.get('/m/{a}/z/{b}', (a: string, b: string) => ['mz', a, b]);
+Course.get('/a-segment-of-many-letters/{id}', (id: string) => ['long', id]);
+Course.get('/v/{a}/lookup/username/detail', (a: string) => ['detail', a]);
 `,
   });
   const built = await runCli(['build', '--root', dir]);
@@ -79,5 +81,15 @@ describe('the code of a node whose routes begin alike', () => {
     expect(find('GET', '/m/1/z/2')).toEqual(['mz', '1', '2']);
     expect(find('GET', '/m/1/y/2')).toBeUndefined();
     expect(find('GET', '/m/1/x')).toBeUndefined();
+  });
+
+  it('compares a literal longer than 12 characters piece by piece, to its last character', () => {
+    expect(find('GET', '/a-segment-of-many-letters/5')).toEqual(['long', '5']);
+    expect(find('GET', '/a-segment-oX-many-letters/5')).toBeUndefined();
+    expect(find('GET', '/a-segment-of-many-letterX/5')).toBeUndefined();
+    expect(find('GET', '/v/1/lookup/username/detail')).toEqual(['detail', '1']);
+    expect(find('GET', '/v/1/lookup/usernamX/detail')).toBeUndefined();
+    expect(find('GET', '/v/1/lookup/username/detaiX')).toBeUndefined();
+    expect(find('GET', '/v/1/lookup/username/detai')).toBeUndefined();
   });
 });
