@@ -47,12 +47,12 @@ export async function buildTable(routes: Route[], label: string): Promise<RouteT
 
 /**
  * Writes a Course app for `routes` (`:p` → `{p}`, `*` → `{path}` matching slashes), every
- * route calling one controller method.
+ * route calling one controller method; `course-router` is the checkout at `root`.
  */
-export function writeCourseApp(dir: string, routes: Route[], named = false): void {
+export function writeCourseApp(dir: string, routes: Route[], named = false, root = ROOT): void {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
-  symlinkSync(ROOT, path.join(dir, 'node_modules/course-router'), 'dir');
+  symlinkSync(root, path.join(dir, 'node_modules/course-router'), 'dir');
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
   const lines = routes.map((r, i) => {
     const url = r.path.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{path}');

@@ -45,3 +45,28 @@ describe('npm run bench -- --smoke', () => {
     },
   );
 });
+
+// The old-against-new comparison, on the commit checked out against the working tree.
+describe('npm run bench:compare -- HEAD --smoke', () => {
+  it(
+    'builds both checkouts and reports both sides of every case',
+    { timeout: 240_000 },
+    async () => {
+      const stdout = await new Promise<string>((resolve, reject) => {
+        execFile(
+          process.execPath,
+          ['--import', 'tsx', 'bench/compare.ts', 'HEAD', '--smoke'],
+          { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 },
+          (error, out, stderr) => (error ? reject(new Error(stderr)) : resolve(out)),
+        );
+      });
+      for (const name of ['short static', 'dynamic route', 'wildcard', 'all together']) {
+        expect(stdout).toMatch(
+          new RegExp(
+            `\\| ${name} \\| [\\d.]+ \\| [\\d.]+ \\| \\d+\\.\\d\\d \\| [\\d.]+ \\| [\\d.]+ \\| \\d+\\.\\d\\d \\|`,
+          ),
+        );
+      }
+    },
+  );
+});

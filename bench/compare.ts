@@ -1,0 +1,117 @@
+// Old code against new, in one process: `npm run bench:compare -- <rev> [--scale N] [--rounds N] [--smoke]`.
+// Builds the checkout at <rev> (a git worktree) and this one, builds the same app with each
+// one's compiler, and times each one's lookups (the server's `resolveTarget`) side by side,
+// alternating, on fresh and literal strings. On this machine timings move ±30% between
+// processes; within one they move together, so the ratio is what to read.
+import { execFileSync } from 'node:child_process';
+import { existsSync, rmSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { measureLookups, type LookupResult } from './lookup.js';
+import { scaleRoutes, STANDARD_CASES, STANDARD_ROUTES, type BenchRoute } from './route-sets.js';
+import { writeCourseApp, type Contender } from './routers.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const args = process.argv.slice(2);
+const option = (name: string): string | undefined => {
+  const at = args.indexOf(name);
+  return at === -1 ? undefined : args[at + 1];
+};
+const rev = args[0];
+if (rev === undefined || rev.startsWith('--')) {
+  console.error('usage: tsx bench/compare.ts <rev> [--scale N] [--rounds N] [--smoke]');
+  process.exit(2);
+}
+const smoke = args.includes('--smoke');
+const scale = option('--scale');
+const rounds = Number(option('--rounds') ?? (smoke ? 1 : 3));
+
+/** The compiled runtime and compiler of the checkout at `root`, built now. */
+function compileCheckout(root: string): void {
+  execFileSync(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
+}
+
+/** One side: the app built by `root`'s compiler, looked up by `root`'s runtime. */
+async function side(name: string, root: string, routes: BenchRoute[]): Promise<Contender> {
+  const dir = path.join(os.tmpdir(), `course-compare-${name}-${process.pid}`);
+  apps.push(dir);
+  writeCourseApp(dir, routes, false, root);
+  const dist = (file: string) => pathToFileURL(path.join(root, 'dist', file)).href;
+  const { build } = (await import(
+    dist('compiler/index.js')
+  )) as typeof import('../compiler/index.js');
+  const { resolveTarget } = (await import(
+    dist('runtime/target.js')
+  )) as typeof import('../runtime/target.js');
+  await build({ root: dir });
+  const table = (await import(pathToFileURL(path.join(dir, 'generated/routes.gen.ts')).href))
+    .default;
+  return { name, lookup: (method, url) => resolveTarget(table, method, url, '')?.hit };
+}
+
+const apps: string[] = [];
+const worktree = path.join(os.tmpdir(), `course-compare-${process.pid}`);
+execFileSync('git', ['worktree', 'add', '--detach', '-f', worktree, rev], {
+  cwd: ROOT,
+  stdio: 'ignore',
+});
+try {
+  if (!existsSync(path.join(worktree, 'node_modules'))) {
+    symlinkSync(path.join(ROOT, 'node_modules'), path.join(worktree, 'node_modules'), 'dir');
+  }
+  compileCheckout(worktree);
+  compileCheckout(ROOT);
+  const app = scale === undefined ? undefined : scaleRoutes(Number(scale));
+  const routes = app?.routes ?? STANDARD_ROUTES;
+  const contenders = [await side('old', worktree, routes), await side('new', ROOT, routes)];
+  const cases: [string, (readonly [string, string])[]][] = app
+    ? [
+        ['static', app.urls.filter((u) => !/\/[pn]\d+\//.test(u)).map((u) => ['GET', u] as const)],
+        ['dynamic', app.urls.filter((u) => /\/[pn]\d+\//.test(u)).map((u) => ['GET', u] as const)],
+      ]
+    : [
+        ...STANDARD_CASES.map(
+          ([name, method, url]) =>
+            [name, [[method, url] as const]] as [string, (readonly [string, string])[]],
+        ),
+        ['all together', STANDARD_CASES.map(([, method, url]) => [method, url] as const)],
+      ];
+  const row = (cells: string[]) => console.log(`| ${cells.join(' | ')} |`);
+  row([
+    `${rev} → working tree`,
+    'old fresh ns',
+    'new fresh ns',
+    'new/old',
+    'old literal ns',
+    'new literal ns',
+    'new/old',
+  ]);
+  row(['---', '---:', '---:', '---:', '---:', '---:', '---:']);
+  for (const [name, requests] of cases) {
+    const [old, now] = (await measureLookups(contenders, requests, { smoke }, rounds)) as [
+      LookupResult,
+      LookupResult,
+    ];
+    const f = (n: number) => n.toFixed(1);
+    row([
+      name,
+      f(old.fresh),
+      f(now.fresh),
+      (now.fresh / old.fresh).toFixed(2),
+      f(old.literal),
+      f(now.literal),
+      (now.literal / old.literal).toFixed(2),
+    ]);
+  }
+} finally {
+  execFileSync('git', ['worktree', 'remove', '--force', worktree], { cwd: ROOT, stdio: 'ignore' });
+  for (const dir of [worktree, ...apps]) rmSync(dir, { recursive: true, force: true });
+}
