@@ -12,8 +12,9 @@ export interface ResolvedTarget {
  * `undefined` is a 400. The same as `table.match(method, normalizePath(raw), host)`, but the
  * target is matched as it is first: when a route that matches only normal paths
  * (`RouteEntry.normalOnly`) takes it, or the matcher found it normal (`MatchHit.normal`), the
- * target is normal and is not read again to be normalised; when normalising leaves it as it is, the first answer stands. Only a target that
- * normalising changes (a query, an escape, a trailing slash) is matched twice.
+ * target is normal and is not read again to be normalised; when normalising leaves it as it
+ * is, the first answer stands. Only a target that normalising changes (a query, an escape, a
+ * trailing slash) is matched twice.
  */
 export function resolveTarget(
   table: RouteTable,
