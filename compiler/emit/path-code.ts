@@ -50,28 +50,28 @@ export function pathLines(
       // Last: a `/`, then anything but a line break (what `.` matches), to the end.
       const value = name('v');
       const from = print(plus(at, pending.length + 1));
-      const refused = `${step.empty ? '' : `${value} === '' || `}${regex(LINE_BREAK)}.test(${value})`;
+      // Any rest but an empty one (when `.+`) and one with a line break; its escapes decoded.
+      const taken = [
+        `if (${step.empty ? '' : `${value} === '' || `}${regex(LINE_BREAK)}.test(${value})) ${fail}`,
+        succeed([...found, `decodeParam(${value})`]),
+      ];
       lines.push(
         slashAfter(pending, at, fail),
         ...checks.splice(0),
         `const ${value} = path.slice(${from});`,
       );
-      if (!step.normal) {
-        lines.push(`if (${refused}) ${fail}`, succeed([...found, `decodeParam(${value})`]));
-        return lines;
-      }
+      if (!step.normal) return [...lines, ...taken];
       // A normal rest (which has no line break, no escape to decode) makes a normal path: the
       // hit says so, and the target is not read again to be normalised.
       const first = name('c');
-      lines.push(
+      return [
+        ...lines,
         `const ${first} = path.charCodeAt(${from});`,
         `if (${value} === '' || ${first} === 46 || ${first} === 47 || ${regex(NOT_NORMAL)}.test(${value})) {`,
-        `  if (${refused}) ${fail}`,
-        `  ${succeed([...found, `decodeParam(${value})`])}`,
+        ...taken.map((line) => `  ${line}`),
         '}',
         succeed([...found, value], true),
-      );
-      return lines;
+      ];
     }
     if (step.optional) {
       if (pending !== '') lines.push(`if (${lacks(pending, at)}) ${fail}`);
