@@ -10,7 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { measureLookups, type LookupResult } from './lookup.js';
 import { scaleRoutes, STANDARD_CASES, STANDARD_ROUTES, type BenchRoute } from './route-sets.js';
-import { writeCourseApp, type Contender } from './routers.js';
+import { buildTable, type Contender } from './routers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -41,19 +41,11 @@ function compileCheckout(root: string): void {
 
 /** One side: the app built by `root`'s compiler, looked up by `root`'s runtime. */
 async function side(name: string, root: string, routes: BenchRoute[]): Promise<Contender> {
-  const dir = path.join(os.tmpdir(), `course-compare-${name}-${process.pid}`);
-  apps.push(dir);
-  writeCourseApp(dir, routes, false, root);
-  const dist = (file: string) => pathToFileURL(path.join(root, 'dist', file)).href;
-  const { build } = (await import(
-    dist('compiler/index.js')
-  )) as typeof import('../compiler/index.js');
+  apps.push(path.join(os.tmpdir(), `course-bench-compare-${name}-${process.pid}`));
+  const table = await buildTable(routes, `compare-${name}`, root);
   const { resolveTarget } = (await import(
-    dist('runtime/target.js')
+    pathToFileURL(path.join(root, 'dist/runtime/target.js')).href
   )) as typeof import('../runtime/target.js');
-  await build({ root: dir });
-  const table = (await import(pathToFileURL(path.join(dir, 'generated/routes.gen.ts')).href))
-    .default;
   return { name, lookup: (method, url) => resolveTarget(table, method, url, '')?.hit };
 }
 

@@ -34,11 +34,20 @@ export async function course(routes: Route[], label = 'course'): Promise<Contend
   };
 }
 
-/** Builds `routes` into a generated module in a temporary app and imports it. */
-export async function buildTable(routes: Route[], label: string): Promise<RouteTable> {
+/**
+ * Builds `routes` into a generated module in a temporary app and imports it; with `root`, by
+ * the compiled compiler and runtime of the checkout there (`bench/compare.ts`).
+ */
+export async function buildTable(routes: Route[], label: string, root = ROOT): Promise<RouteTable> {
   const dir = path.join(os.tmpdir(), `course-bench-${label}-${process.pid}`);
-  writeCourseApp(dir, routes);
-  await build({ root: dir });
+  writeCourseApp(dir, routes, false, root);
+  const compiler =
+    root === ROOT
+      ? { build }
+      : ((await import(pathToFileURL(path.join(root, 'dist/compiler/index.js')).href)) as {
+          build: typeof build;
+        });
+  await compiler.build({ root: dir });
   const mod = (await import(pathToFileURL(path.join(dir, 'generated/routes.gen.ts')).href)) as {
     default: RouteTable;
   };
