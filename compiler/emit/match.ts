@@ -44,7 +44,7 @@ export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): 
   const useTree = plan.statics.size <= STATIC_TREE_MAX;
   const statics = staticData(plan, hitOf);
   const staticTree = useTree
-    ? emitStaticTree(leaves, functions)
+    ? `${emitStaticTree(leaves, functions)}\nreturn null;`
     : `const index = $static.find(path, method);
 return index === null || index === undefined ? index : $hit(index);`;
   return [
@@ -67,7 +67,6 @@ return index === null || index === undefined ? index : $hit(index);`;
 /** A static path's answer; \`null\` when the path is not one of them. */
 function matchStatic(method: string, path: string): MatchHit | undefined | null {
 ${staticTree}
-  return null;
 }
 
 ${functions.join('\n\n')}
