@@ -76,6 +76,46 @@ describe('routes that match only normal paths', () => {
     expect(resolveTarget(table, 'GET', '/a/%zz', '')).toBeUndefined();
   });
 
+  it('resolve a target with a query by matching the path before it, normalising only what needs it', () => {
+    const paths: string[] = [];
+    const counting: RouteTable = {
+      ...table,
+      match: (method, path, host) => (paths.push(path), table.match(method, path, host)),
+    };
+    const resolve = (raw: string) => ((paths.length = 0), resolveTarget(counting, 'GET', raw, ''));
+    // Normal before the query: matched as it is, then without the query, and resolved there.
+    const word = resolve('/user/7?tab=1&x=%zz');
+    expect([word?.path, word?.hit?.route, word?.hit?.params]).toEqual([
+      '/user/7',
+      route('word'),
+      ['7'],
+    ]);
+    expect(paths).toEqual(['/user/7?tab=1&x=%zz', '/user/7']);
+    const root = resolve('/?a=1');
+    expect([root?.path, root?.hit?.route]).toEqual(['/', route('root')]);
+    const rest = resolve('/docs/guide/intro.md?v=2');
+    expect([rest?.path, rest?.hit?.params, rest?.hit?.normal]).toEqual([
+      '/docs/guide/intro.md',
+      ['guide/intro.md'],
+      true,
+    ]);
+    expect(paths).toHaveLength(2);
+    // A miss without the query is not matched a third time when normalising changes nothing.
+    expect(resolve('/nothing?x=1')?.hit).toBeUndefined();
+    expect(paths).toEqual(['/nothing?x=1', '/nothing']);
+    // What normalising changes before the query is still normalised, then matched.
+    for (const [raw, path, params] of [
+      ['/user/7/?tab=1', '/user/7', ['7']],
+      ['/docs/a%20b?x=1', '/docs/a b', ['a b']],
+      ['/any/a/../b?x', '/any/b', ['b']],
+      ['/list/?p=1', '/list', [undefined]],
+    ] as const) {
+      const resolved = resolve(raw);
+      expect([resolved?.path, resolved?.hit?.params], raw).toEqual([path, params]);
+    }
+    expect(resolve('/a/%zz?x=1')).toBeUndefined();
+  });
+
   it('resolve a normal rest of the path without normalising, and any other rest as normalising would', () => {
     const normal = table.match('GET', '/docs/guide/intro.md', '');
     expect(normal?.normal).toBe(true);
