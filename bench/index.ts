@@ -8,7 +8,7 @@ import { runHttp } from './http.js';
 import type { LookupResult } from './lookup.js';
 import { renderReport } from './report.js';
 import { runScale, runStartup } from './scale.js';
-import { runStandard } from './standard.js';
+import { runQueries, runStandard } from './standard.js';
 
 const smoke = process.argv.includes('--smoke');
 const outArg = process.argv.indexOf('--out');
@@ -21,6 +21,8 @@ const step = (name: string) => process.stderr.write(`bench: ${name}\n`);
 
 step('standard set');
 const standard = await runStandard(options);
+step('query strings');
+const queries = await runQueries(options);
 step('scale');
 const scale = await runScale(smoke ? [1_000] : [1_000, 10_000], options);
 step('start-up');
@@ -37,6 +39,7 @@ const report = renderReport({
   machine: `${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${process.platform}`,
   node: process.version,
   standard,
+  queries,
   scale,
   startup,
   http,

@@ -9,6 +9,8 @@ export interface BenchReport {
   machine: string;
   node: string;
   standard: StandardResults;
+  /** The standard cases with a query string, Course and find-my-way. */
+  queries: StandardResults;
   scale: ScaleResult[];
   startup: StartupResult[];
   http: HttpResult[];
@@ -142,6 +144,13 @@ ${targets.map(([name, value, met]) => `| ${name} | ${value} | ${met ? 'yes' : 'n
 
 ${r.standard.map(([name, list]) => `### ${name}\n\n${lookupTable(list)}`).join('\n\n')}
 
+## With a query string (ns per lookup, fresh)
+
+The standard cases with \`?page=2&sort=name\`, for the routers that take a raw target and cut its
+query themselves; the others are handed the path alone by their servers.
+
+${queryTable(r.queries)}
+
 ## Apps at scale (every route looked up in turn; 60% static, 35% 1–2 params, 5% regex)
 
 ${r.scale
@@ -177,4 +186,19 @@ ${r.builds.map((b) => `| cold \`course build\`, ${b.routes} routes | ${b.ms.toFi
 | \`tsc --noEmit\`, typed \`url()\` | ${r.types.typed.toFixed(0)} ms |
 | \`tsc --noEmit\`, untyped \`url()\` | ${r.types.untyped.toFixed(0)} ms |
 `;
+}
+
+/** One row per case: each router's fresh figure, then Course's against the fastest other. */
+function queryTable(results: StandardResults): string {
+  const names = results[0]![1].map((x) => x.router);
+  const rows = results.map(([name, list]) => {
+    const course = list.find((x) => x.router === 'course')!.fresh;
+    const fastest = Math.min(...list.filter((x) => x.router !== 'course').map((x) => x.fresh));
+    return `| ${name} | ${list.map((x) => x.fresh.toFixed(1)).join(' | ')} | ${(fastest / course).toFixed(2)}× |`;
+  });
+  return [
+    `| case | ${names.join(' | ')} | course vs fastest other |`,
+    `| --- | ${names.map(() => '---:').join(' | ')} | ---: |`,
+    ...rows,
+  ].join('\n');
 }

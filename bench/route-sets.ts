@@ -30,6 +30,14 @@ export const STANDARD_CASES: [name: string, method: string, url: string][] = [
   ['wildcard', 'GET', '/static/index.html'],
 ];
 
+/**
+ * The set's cases with a query string, as most requests of a real app carry one: only the path
+ * before it names the route.
+ */
+export const QUERY_CASES: [name: string, method: string, url: string][] = STANDARD_CASES.map(
+  ([name, method, url]) => [name, method, `${url}?page=2&sort=name`],
+);
+
 /** A route set of `count` routes: 60% static, 35% with 1–2 parameters, 5% regex-constrained. */
 export function scaleRoutes(count: number): {
   routes: (BenchRoute & { regex?: string })[];

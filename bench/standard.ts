@@ -1,5 +1,5 @@
 import { measureLookups, type LookupResult, type RunOptions } from './lookup.js';
-import { STANDARD_CASES, STANDARD_ROUTES } from './route-sets.js';
+import { QUERY_CASES, STANDARD_CASES, STANDARD_ROUTES } from './route-sets.js';
 import * as routers from './routers.js';
 
 /** Results per case of the standard set; "all together" last. */
@@ -26,6 +26,29 @@ export async function runStandard(options: RunOptions): Promise<StandardResults>
   const all = STANDARD_CASES.map(([, method, url]) => [method, url] as const);
   // The case the targets read: more rounds, so one slow spell moves the median less.
   out.push(['all together', await measureLookups(contenders, all, options, options.smoke ? 1 : 4)]);
+  return out;
+}
+
+/**
+ * The standard set's cases with a query string, for the routers that take a raw target and cut
+ * its query themselves (Course, find-my-way); the others are given the path alone by their
+ * servers, and would miss.
+ */
+export async function runQueries(options: RunOptions): Promise<StandardResults> {
+  const contenders = [
+    await routers.course(STANDARD_ROUTES, 'query'),
+    routers.findMyWay(STANDARD_ROUTES),
+    routers.findMyWay(STANDARD_ROUTES, true),
+  ];
+  for (const { name, lookup } of contenders)
+    for (const [, method, url] of QUERY_CASES)
+      if (lookup(method, url) == null) throw new Error(`${name} found no route for ${url}`);
+  const out: StandardResults = [];
+  for (const [name, method, url] of QUERY_CASES) {
+    out.push([name, await measureLookups(contenders, [[method, url]], options)]);
+  }
+  const all = QUERY_CASES.map(([, method, url]) => [method, url] as const);
+  out.push(['all together', await measureLookups(contenders, all, options)]);
   return out;
 }
 

@@ -27,6 +27,7 @@ describe('npm run bench -- --smoke', () => {
           '## Targets',
           '## Standard 12-route set',
           '### all together',
+          '## With a query string',
           '## Apps at scale',
           '## Start-up',
           '## End to end over HTTP',
@@ -34,6 +35,8 @@ describe('npm run bench -- --smoke', () => {
         ]) {
           expect(report).toContain(section);
         }
+        // Course and find-my-way, fresh, then Course against find-my-way's faster router.
+        expect(report).toMatch(/\| all together \| [\d.]+ \| [\d.]+ \| [\d.]+ \| \d+\.\d\d× \|/);
         expect(report).toMatch(/\| start-up ≤ 20 ms \| [\d.]+ ms \| (yes|no) \|/);
         expect(report).toMatch(/\| course \(node:http adapter\) \| \d+ \| \d+\.\d \| 0 \|/);
         expect(report).toMatch(
