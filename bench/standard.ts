@@ -1,6 +1,7 @@
 import { measureLookups, type LookupResult, type RunOptions } from './lookup.js';
 import { QUERY_CASES, STANDARD_CASES, STANDARD_ROUTES } from './route-sets.js';
 import * as routers from './routers.js';
+import type { Contender } from './routers.js';
 
 /** Results per case of the standard set; "all together" last. */
 export type StandardResults = [caseName: string, results: LookupResult[]][];
@@ -19,20 +20,15 @@ export async function runStandard(options: RunOptions): Promise<StandardResults>
     routers.rou3(STANDARD_ROUTES),
     routers.mapGet(STANDARD_CASES.map(([, , url]) => url)),
   ];
-  const out: StandardResults = [];
-  for (const [name, method, url] of STANDARD_CASES) {
-    out.push([name, await measureLookups(contenders, [[method, url]], options)]);
-  }
-  const all = STANDARD_CASES.map(([, method, url]) => [method, url] as const);
-  // The case the targets read: more rounds, so one slow spell moves the median less.
-  out.push(['all together', await measureLookups(contenders, all, options, options.smoke ? 1 : 4)]);
-  return out;
+  // "All together" is the case the targets read: more rounds, so one slow spell moves the
+  // median less.
+  return measureCases(contenders, STANDARD_CASES, options, options.smoke ? 1 : 4);
 }
 
 /**
  * The standard set's cases with a query string, for the routers that take a raw target and cut
- * its query themselves (Course, find-my-way); the others are given the path alone by their
- * servers, and would miss.
+ * its query themselves (Course, find-my-way; `measureLookups` checks each finds every case);
+ * the others are given the path alone by their servers, and would miss.
  */
 export async function runQueries(options: RunOptions): Promise<StandardResults> {
   const contenders = [
@@ -40,15 +36,22 @@ export async function runQueries(options: RunOptions): Promise<StandardResults> 
     routers.findMyWay(STANDARD_ROUTES),
     routers.findMyWay(STANDARD_ROUTES, true),
   ];
-  for (const { name, lookup } of contenders)
-    for (const [, method, url] of QUERY_CASES)
-      if (lookup(method, url) == null) throw new Error(`${name} found no route for ${url}`);
+  return measureCases(contenders, QUERY_CASES, options);
+}
+
+/** Each case alone, then every case in turn ("all together", measured over `allRounds`). */
+async function measureCases(
+  contenders: Contender[],
+  cases: typeof STANDARD_CASES,
+  options: RunOptions,
+  allRounds?: number,
+): Promise<StandardResults> {
   const out: StandardResults = [];
-  for (const [name, method, url] of QUERY_CASES) {
+  for (const [name, method, url] of cases) {
     out.push([name, await measureLookups(contenders, [[method, url]], options)]);
   }
-  const all = QUERY_CASES.map(([, method, url]) => [method, url] as const);
-  out.push(['all together', await measureLookups(contenders, all, options)]);
+  const all = cases.map(([, method, url]) => [method, url] as const);
+  out.push(['all together', await measureLookups(contenders, all, options, allRounds)]);
   return out;
 }
 
