@@ -1,4 +1,4 @@
-import { checkSync } from 'recheck';
+import { createRequire } from 'node:module';
 
 /** The verdict on a regex: safe, or how its matching time can explode and an input that shows it. */
 export type RegexSafety =
@@ -18,7 +18,7 @@ export function regexSafety(source: string, flags = ''): RegexSafety {
   const key = `${flags}/${source}`;
   let verdict = cache.get(key);
   if (!verdict) {
-    const result = checkSync(source, flags.replace(/[gy]/g, ''), { timeout: 2_000 });
+    const result = checker().checkSync(source, flags.replace(/[gy]/g, ''), { timeout: 2_000 });
     verdict =
       result.status === 'vulnerable'
         ? { safe: false, complexity: describe(result.complexity), attack: result.attack?.pattern }
@@ -29,6 +29,13 @@ export function regexSafety(source: string, flags = ''): RegexSafety {
 }
 
 // --- internal ---
+
+// The checker is large and most apps' regexes are trivial: it is loaded on first need.
+let recheck: typeof import('recheck') | undefined;
+
+function checker(): typeof import('recheck') {
+  return (recheck ??= createRequire(import.meta.url)('recheck') as typeof import('recheck'));
+}
 
 function describe(complexity: { type: string; degree?: number } | undefined): string {
   if (!complexity) return 'super-linear';

@@ -1,49 +1,107 @@
+import { findSourceMap } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { SourceLocation } from './types.js';
 
 // Frames inside this package's runtime folder are the DSL itself, never the call site: the
-// built folder, and the sources it maps back to when source maps are on.
+// built folder, and its sources when they run as they are.
 const RUNTIME_DIR = fileURLToPath(new URL('..', import.meta.url));
 const SOURCE_DIR = fileURLToPath(new URL('../../../runtime/', import.meta.url));
-const FRAME = /\(?((?:file:\/\/|\/|[A-Za-z]:\\)[^()]*?):(\d+):(\d+)\)?$/;
-// Every frame of a stack is mapped back through its source map when it is formatted, so three
-// are taken first (a route file calls the DSL two or three frames up), and more only when none
-// of them is outside the runtime: enough for helper functions between a route file and the DSL.
-const SHALLOW = 3;
-const DEEP = 16;
+// A route file calls the DSL a few frames up, helper functions between them add more.
+const DEPTH = 16;
 
-/** The first stack frame outside the runtime: the route-file line that called the DSL. */
+/**
+ * The first stack frame outside the runtime: the route-file line that called the DSL. The
+ * frames are read as V8 gives them, and only that one is mapped back through its source map
+ * (a TypeScript route file runs transpiled): formatting a whole stack maps every frame.
+ *
+ * The line and column are worked out when first read. V8 finds a frame's position by reading
+ * its function's position table from the start, so in a route file of thousands of calls each
+ * lookup costs in proportion to the file; most locations (`.name()`, `.where()`, …) are read
+ * only for a diagnostic.
+ */
 export function callSite(): SourceLocation {
-  return (
-    firstOutside(stackOf(SHALLOW)) ??
-    firstOutside(stackOf(DEEP)) ?? { file: '<unknown>', line: 0, column: 0 }
-  );
+  for (const frame of framesOf()) {
+    const file = frame.getFileName();
+    if (file === null || file === undefined || file.startsWith('node:')) continue;
+    const path = pathOf(file);
+    if (path.startsWith(RUNTIME_DIR) || path.startsWith(SOURCE_DIR)) continue;
+    return lazyLocation(() =>
+      original(file, path, frame.getLineNumber() ?? 0, frame.getColumnNumber() ?? 0),
+    );
+  }
+  return { file: '<unknown>', line: 0, column: 0 };
 }
 
 // --- internal ---
 
-function stackOf(depth: number): string {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = depth;
-  const holder: { stack?: string } = {};
-  Error.captureStackTrace(holder, callSite);
-  Error.stackTraceLimit = limit;
-  return holder.stack ?? '';
-}
-
-function firstOutside(stack: string): SourceLocation | undefined {
-  for (const line of stack.split('\n').slice(1)) {
-    const frame = parseFrame(line);
-    if (frame && !frame.file.startsWith(RUNTIME_DIR) && !frame.file.startsWith(SOURCE_DIR))
-      return frame;
+/**
+ * A location whose fields are computed by `find` when one is first read, then kept as plain
+ * properties (own and enumerable before and after, so spreading and JSON see them).
+ */
+function lazyLocation(find: () => SourceLocation): SourceLocation {
+  const target = {} as SourceLocation;
+  const settle = (): SourceLocation => {
+    const found = find();
+    for (const key of KEYS) {
+      Object.defineProperty(target, key, {
+        value: found[key],
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    }
+    return found;
+  };
+  for (const key of KEYS) {
+    Object.defineProperty(target, key, {
+      get: () => settle()[key],
+      enumerable: true,
+      configurable: true,
+    });
   }
-  return undefined;
+  return target;
 }
 
-function parseFrame(line: string): SourceLocation | undefined {
-  const m = FRAME.exec(line.trim());
-  if (!m || line.includes('node:internal')) return undefined;
-  let file = m[1]!;
-  if (file.startsWith('file://')) file = fileURLToPath(file.replace(/\?.*$/, ''));
-  return { file, line: Number(m[2]), column: Number(m[3]) };
+const KEYS = ['file', 'line', 'column'] as const;
+
+function framesOf(): NodeJS.CallSite[] {
+  const limit = Error.stackTraceLimit;
+  const prepare = Error.prepareStackTrace;
+  Error.stackTraceLimit = DEPTH;
+  Error.prepareStackTrace = (_error, frames) => frames;
+  const holder: { stack?: NodeJS.CallSite[] } = {};
+  try {
+    Error.captureStackTrace(holder, callSite);
+    return holder.stack ?? [];
+  } finally {
+    Error.prepareStackTrace = prepare;
+    Error.stackTraceLimit = limit;
+  }
 }
+
+/** The position in the source a frame's file was made from, when it has a source map. */
+function original(file: string, path: string, line: number, column: number): SourceLocation {
+  const entry = findSourceMap(file)?.findEntry(line - 1, column - 1) as
+    { originalSource?: string; originalLine?: number; originalColumn?: number } | undefined;
+  if (entry?.originalSource === undefined || entry.originalLine === undefined) {
+    return { file: path, line, column };
+  }
+  return {
+    file: pathOf(entry.originalSource),
+    line: entry.originalLine + 1,
+    column: (entry.originalColumn ?? 0) + 1,
+  };
+}
+
+/** A frame's or a source map's file as a path: a `file:` URL converted, its query dropped. */
+function pathOf(file: string): string {
+  let path = paths.get(file);
+  if (path === undefined) {
+    path = file.startsWith('file://') ? fileURLToPath(file.replace(/\?.*$/, '')) : file;
+    paths.set(file, path);
+  }
+  return path;
+}
+
+// Route files are few and their frames many: each file's path is worked out once.
+const paths = new Map<string, string>();
