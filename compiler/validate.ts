@@ -112,28 +112,45 @@ function warnShadowed(
 class ShadowIndex {
   readonly #regexes: (RegExp | undefined)[] = [];
   readonly #byRegex = new Map<string, number[]>();
-  readonly #prefixes: { prefix: string; index: number }[];
+  /** Routes by literal prefix, each list in registration order. */
+  readonly #byPrefix = new Map<string, number[]>();
+  /** The lengths of those prefixes, shortest first. */
+  readonly #lengths: number[];
 
   constructor(private readonly routes: readonly RouteRecord[]) {
-    this.#prefixes = routes.map((r) => ({ prefix: literalPrefix(r), index: r.index }));
     for (const r of routes) {
-      const list = this.#byRegex.get(r.regex);
-      if (list) list.push(r.index);
-      else this.#byRegex.set(r.regex, [r.index]);
+      push(this.#byRegex, r.regex, r.index);
+      push(this.#byPrefix, literalPrefix(r), r.index);
     }
+    this.#lengths = [...new Set([...this.#byPrefix.keys()].map((p) => p.length))].sort(
+      (a, b) => a - b,
+    );
   }
 
   regex(i: number): RegExp {
     return (this.#regexes[i] ??= pathRegex(this.routes[i]!));
   }
 
+  /** The routes registered before `before` whose literal prefix starts `path`, in order. */
   candidates(path: string, before: number): number[] {
     const out: number[] = [];
-    for (let i = 0; i < before; i++) if (path.startsWith(this.#prefixes[i]!.prefix)) out.push(i);
-    return out;
+    for (const length of this.#lengths) {
+      if (length > path.length) break;
+      for (const i of this.#byPrefix.get(path.slice(0, length)) ?? []) {
+        if (i >= before) break;
+        out.push(i);
+      }
+    }
+    return out.sort((a, b) => a - b);
   }
 
   sameRegex(route: RouteRecord): number[] {
     return (this.#byRegex.get(route.regex) ?? []).filter((i) => i < route.index);
   }
+}
+
+function push(map: Map<string, number[]>, key: string, value: number): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }

@@ -189,6 +189,15 @@ describe('build warnings', () => {
       'routes.ts:3:8: warning E_DUPLICATE_ROUTE: GET /u/me can never match: GET /u/{id} at routes.ts:2:8 is registered first',
     );
   });
+
+  it('names the first of several earlier routes that take a static path, whatever their prefixes', async () => {
+    const { stderr } = await warnings(
+      `Course.get('/u/{id}', 'Shop@show');\nCourse.get('/{a}/me', 'Shop@show');\nCourse.get('/v/{id}', 'Shop@show');\nCourse.get('/u/me', 'Shop@show');\nCourse.get('/v/x', 'Shop@show');\n`,
+    );
+    expect(stderr).toContain('GET /u/me can never match: GET /u/{id} at routes.ts:2:8');
+    expect(stderr).toContain('GET /v/x can never match: GET /v/{id} at routes.ts:4:8');
+    expect(stderr).not.toContain('GET /{a}/me can never match');
+  });
 });
 
 describe('course routes', () => {
