@@ -30,7 +30,8 @@ export interface MatchTree {
 export interface LoadedTree {
   /** `[hash, parent, child, at]` per slot (`at`: the child's segment in `pool`), `-1` in an empty slot's hash. */
   readonly table: Int32Array;
-  readonly mask: number;
+  /** `32 -` log2 of the table's slot count: a slot is the top bits of a Fibonacci hash. */
+  readonly shift: number;
   /** `1` for a node with children. */
   readonly inner: Uint8Array;
   readonly pool: string;
@@ -68,7 +69,7 @@ export const segmentEnds = new Int32Array(SKIP_LIMIT);
  * takes a request to a node (a polynomial hash is easy to collide on purpose).
  */
 export function walkTo(tree: LoadedTree, path: string): number {
-  const { table, mask, inner, pool } = tree;
+  const { table, shift, inner, pool } = tree;
   const n = path.length;
   let row = 0;
   let start = 1;
@@ -84,7 +85,7 @@ export function walkTo(tree: LoadedTree, path: string): number {
       hash = (Math.imul(hash, 31) + c) | 0;
     }
     hash &= HASH_MASK;
-    let slot = (slotOf(row, hash) & mask) << 2;
+    let slot = slotOf(row, hash, shift) << 2;
     let child = 0;
     for (let h = table[slot]!; h !== -1; h = table[slot]!) {
       if (
@@ -113,8 +114,13 @@ const HASH_MASK = 0x3fffffff;
 // The most slots of the edge table in use: probes stay short.
 const LOAD = 0.5;
 
-function slotOf(parent: number, hash: number): number {
-  return Math.imul(parent, 0x9e3779b1) ^ hash;
+/**
+ * The slot of the edge from `parent` for a segment's `hash`: the top bits of the product with
+ * the golden ratio mix every bit of both in, so neighbouring parents and similar segments
+ * (`p1`, `p2`, …) spread over the table and probes stay short.
+ */
+function slotOf(parent: number, hash: number, shift: number): number {
+  return Math.imul(hash ^ Math.imul(parent, 0x9e3779b1), 0x9e3779b1) >>> shift;
 }
 
 function load(tree: MatchTree): LoadedTree {
@@ -125,20 +131,21 @@ function load(tree: MatchTree): LoadedTree {
     edges: number[];
   };
   const { edges } = data;
-  let size = 4;
-  while (size < edges.length / 4 / LOAD) size *= 2;
+  let bits = 2;
+  while (1 << bits < edges.length / 4 / LOAD) bits++;
+  const size = 1 << bits;
   const table = new Int32Array(size * 4).fill(-1);
   const inner = new Uint8Array(data.starts.length);
   for (let k = 0; k < edges.length; k += 4) {
     const parent = edges[k + 1]!;
     inner[parent] = 1;
-    let slot = (slotOf(parent, edges[k]!) & (size - 1)) << 2;
+    let slot = slotOf(parent, edges[k]!, 32 - bits) << 2;
     while (table[slot] !== -1) slot = (slot + 4) & (table.length - 1);
     table.set(edges.slice(k, k + 4), slot);
   }
   return (tree.loaded = {
     table,
-    mask: size - 1,
+    shift: 32 - bits,
     inner,
     pool: data.pool,
     starts: Int32Array.from(data.starts),
