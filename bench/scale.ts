@@ -38,7 +38,15 @@ export async function runScale(
   const runs = sizes.map(() => [] as ScaleResult[]);
   for (let round = 0; round < (options.smoke ? 1 : 3); round++) {
     for (const [k, size] of sizes.entries()) {
-      const args = ['--import', 'tsx', path.join(HERE, 'scale-child.ts'), String(size)];
+      // Each process starts its measurements with another router: none is always first.
+      const args = [
+        '--expose-gc',
+        '--import',
+        'tsx',
+        path.join(HERE, 'scale-child.ts'),
+        String(size),
+        String(round),
+      ];
       const text = execFileSync(process.execPath, options.smoke ? [...args, '--smoke'] : args, {
         cwd: path.join(HERE, '..'),
         maxBuffer: 1 << 24,
@@ -60,12 +68,16 @@ export async function runScale(
   }));
 }
 
-/** One round of lookups on an app of `size` routes, in this process. */
-export async function scaleRound(size: number, options: RunOptions): Promise<ScaleResult> {
+/** One round of lookups on an app of `size` routes, in this process, from contender `first`. */
+export async function scaleRound(
+  size: number,
+  options: RunOptions,
+  first = 0,
+): Promise<ScaleResult> {
   const app = await prepare(size);
   return {
     routes: app.routes,
-    lookups: await measureLookups(app.usable, app.requests, options, 1),
+    lookups: await measureLookups(app.usable, app.requests, options, 1, first),
     refused: app.refused,
   };
 }
