@@ -1,5 +1,6 @@
-import busboy from 'busboy';
-import qs from 'qs';
+import { createRequire } from 'node:module';
+import type busboy from 'busboy';
+import type qs from 'qs';
 import { requireContext } from './context.js';
 import { HttpException } from './errors.js';
 import type { CourseRequest } from './request.js';
@@ -33,6 +34,17 @@ const QS_OPTIONS: qs.IParseOptions = {
   arrayLimit: 100,
   parameterLimit: 1000,
 };
+
+// The parsers are loaded when a request first needs one: importing `course-router` (every
+// server start, every `course` command) does not pay for qs, its dependencies and busboy.
+const load = createRequire(import.meta.url);
+let qsLibrary: typeof qs | undefined;
+let busboyLibrary: typeof busboy | undefined;
+
+/** Fields of a query or a urlencoded body (`QS_OPTIONS`). */
+function parseFields(text: string): Record<string, unknown> {
+  return (qsLibrary ??= load('qs') as typeof qs).parse(text, QS_OPTIONS);
+}
 
 /**
  * Reads a request input (CONTRACT 4, `input`): with no index, every source; otherwise the
@@ -83,7 +95,7 @@ export async function parseBody(
   if (type.startsWith('application/x-www-form-urlencoded')) {
     return {
       ...empty,
-      post: qs.parse(Buffer.from(await request.body()).toString('utf8'), QS_OPTIONS),
+      post: parseFields(Buffer.from(await request.body()).toString('utf8')),
     };
   }
   if (/^application\/(?:[\w.+-]*\+)?json/.test(type)) {
@@ -110,7 +122,7 @@ export async function parseBody(
 
 /** The query string as nested fields. */
 export function queryOf(request: CourseRequest): Record<string, unknown> {
-  return (request.parsedQuery ??= qs.parse(request.query, QS_OPTIONS));
+  return (request.parsedQuery ??= parseFields(request.query));
 }
 
 // --- internal ---
@@ -146,7 +158,7 @@ async function parseMultipart(
   await new Promise<void>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({
+      parser = (busboyLibrary ??= load('busboy') as typeof busboy)({
         headers: { 'content-type': type },
         limits: { files: 20, fields: 1000, parts: 1100 },
       });
@@ -186,5 +198,5 @@ async function parseMultipart(
     parser.on('close', () => resolve());
     parser.end(bytes);
   });
-  return { post: qs.parse(fields.join('&'), QS_OPTIONS), files };
+  return { post: parseFields(fields.join('&')), files };
 }
