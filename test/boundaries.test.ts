@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -44,5 +45,22 @@ describe('folder boundaries', () => {
     for (const spec of imports('generated/routes.gen.ts')) {
       expect(spec === 'course-router' || spec.startsWith('../fixtures/app/'), spec).toBe(true);
     }
+  });
+});
+
+describe('what importing course-router loads', () => {
+  it('no request parser until a request needs one', () => {
+    // A fresh process, as a server or a `course` command starts.
+    const script = `
+      import { createRequire } from 'node:module';
+      const require = createRequire(import.meta.url);
+      const parsers = () => Object.keys(require.cache).filter((f) => /node_modules[\\/](qs|busboy)[\\/]/.test(f)).length;
+      await import('course-router');
+      console.log(JSON.stringify({ loaded: parsers() }));
+    `;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: ROOT,
+    }).toString();
+    expect(JSON.parse(out)).toEqual({ loaded: 0 });
   });
 });
