@@ -98,6 +98,8 @@ function pathOf(file: string): string {
   let path = paths.get(file);
   if (path === undefined) {
     path = file.startsWith('file://') ? fileURLToPath(file.replace(/\?.*$/, '')) : file;
+    // `course watch` loads the route files under a new URL each build: old ones are let go.
+    if (paths.size >= MAX_PATHS) paths.clear();
     paths.set(file, path);
   }
   return path;
@@ -105,3 +107,4 @@ function pathOf(file: string): string {
 
 // Route files are few and their frames many: each file's path is worked out once.
 const paths = new Map<string, string>();
+const MAX_PATHS = 1024;
