@@ -10,18 +10,23 @@ import type { ClassRefResolved } from './types.js';
 
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.js', '.mjs', '/index.ts', '/index.js'];
 
-/** The module file of a fully qualified class name, by the longest matching namespace. */
-export function fileOfClass(
-  fqn: string,
-  config: ResolvedConfig,
-): { file?: string; tried: string[] } {
-  const key = Object.keys(config.namespaces)
-    .filter((ns) => fqn.startsWith(`${ns}\\`))
-    .sort((a, b) => b.length - a.length)[0];
-  if (key === undefined) return { tried: [] };
-  const base = path.join(config.namespaces[key]!, ...fqn.slice(key.length + 1).split('\\'));
-  const tried = EXTENSIONS.map((ext) => base + ext);
-  return { file: tried.find((f) => existsSync(f)), tried };
+/**
+ * The module file of a fully qualified class name, by the longest matching namespace. Most
+ * routes name one of a few controllers: each name is looked up once per build (a build reads
+ * its config anew, so a file added while `course watch` runs is found by the next build).
+ */
+export function fileOfClass(fqn: string, config: ResolvedConfig): ClassFile {
+  let files = filesByConfig.get(config);
+  if (files === undefined) filesByConfig.set(config, (files = new Map()));
+  let found = files.get(fqn);
+  if (found === undefined) files.set(fqn, (found = lookForClass(fqn, config)));
+  return found;
+}
+
+/** Where a class's module is, if anywhere, and the files looked for. */
+export interface ClassFile {
+  file?: string;
+  tried: string[];
 }
 
 /** The class named by a fully qualified name, or an error at `loc`. */
@@ -114,6 +119,18 @@ export function resolveReference(
 }
 
 // --- internal ---
+
+const filesByConfig = new WeakMap<ResolvedConfig, Map<string, ClassFile>>();
+
+function lookForClass(fqn: string, config: ResolvedConfig): ClassFile {
+  const key = Object.keys(config.namespaces)
+    .filter((ns) => fqn.startsWith(`${ns}\\`))
+    .sort((a, b) => b.length - a.length)[0];
+  if (key === undefined) return { tried: [] };
+  const base = path.join(config.namespaces[key]!, ...fqn.slice(key.length + 1).split('\\'));
+  const tried = EXTENSIONS.map((ext) => base + ext);
+  return { file: tried.find((f) => existsSync(f)), tried };
+}
 
 /** The expression of a class value: in an attribute list of the call, or an argument. */
 function valueNode(site: ValueSite, index: SourceIndex): Node | undefined {
