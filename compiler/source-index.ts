@@ -23,6 +23,8 @@ export interface FoundClass {
  */
 export class SourceIndex {
   readonly project: Project;
+  /** `exportedClassIn` answers by file and name, until the next `refresh`. */
+  readonly #exportedClasses = new Map<string, FoundClass | undefined>();
 
   constructor() {
     this.project = new Project({
@@ -46,6 +48,8 @@ export class SourceIndex {
 
   /** Re-reads files that changed on disk (watch mode). */
   refresh(files: Iterable<string>): void {
+    // An edit may change what any module exports (re-exports too), and it replaces the nodes.
+    this.#exportedClasses.clear();
     for (const file of files) {
       const existing = this.project.getSourceFile(file);
       if (existing) void existing.refreshFromFileSystemSync();
@@ -89,6 +93,15 @@ export class SourceIndex {
 
   /** The class exported as `name` (or as the default export) by `file`. */
   exportedClassIn(file: string, name: string): FoundClass | undefined {
+    // Most routes name one of a few controllers: each is looked up once.
+    const key = `${file}\0${name}`;
+    if (this.#exportedClasses.has(key)) return this.#exportedClasses.get(key);
+    const found = this.#findExportedClass(file, name);
+    this.#exportedClasses.set(key, found);
+    return found;
+  }
+
+  #findExportedClass(file: string, name: string): FoundClass | undefined {
     const exported = this.file(file).getExportedDeclarations();
     for (const key of [name, 'default']) {
       const declaration = exported.get(key)?.find((d) => Node.isClassDeclaration(d));
