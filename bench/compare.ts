@@ -9,7 +9,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { measureLookups, type LookupResult } from './lookup.js';
-import { scaleRoutes, STANDARD_CASES, STANDARD_ROUTES, type BenchRoute } from './route-sets.js';
+import {
+  QUERY_CASES,
+  scaleRoutes,
+  STANDARD_CASES,
+  STANDARD_ROUTES,
+  type BenchRoute,
+} from './route-sets.js';
 import { buildTable, type Contender } from './routers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -68,6 +74,10 @@ try {
     ? [
         ['static', app.urls.filter((u) => !/\/[pn]\d+\//.test(u)).map((u) => ['GET', u] as const)],
         ['dynamic', app.urls.filter((u) => /\/[pn]\d+\//.test(u)).map((u) => ['GET', u] as const)],
+        [
+          'dynamic, query',
+          app.urls.filter((u) => /\/[pn]\d+\//.test(u)).map((u) => ['GET', `${u}?page=2`] as const),
+        ],
       ]
     : [
         ...STANDARD_CASES.map(
@@ -75,6 +85,10 @@ try {
             [name, [[method, url] as const]] as [string, (readonly [string, string])[]],
         ),
         ['all together', STANDARD_CASES.map(([, method, url]) => [method, url] as const)],
+        ...QUERY_CASES.map(
+          ([name, method, url]) =>
+            [`${name}, query`, [[method, url] as const]] as [string, (readonly [string, string])[]],
+        ),
       ];
   const row = (cells: string[]) => console.log(`| ${cells.join(' | ')} |`);
   row([

@@ -98,9 +98,11 @@ const $static = new StaticPaths(
 
 let $dynamic: DynamicRoute[] | undefined;
 
-function match(method: string, path: string, host: string): MatchHit | undefined {
+function match(method: string, path: string, host: string, target = false): MatchHit | undefined {
   const hit = matchStatic(method, path);
-  return hit !== null ? hit : $n0(method, path, host);
+  if (hit !== null) return hit;
+  // A raw target's query is cut before its route is looked for among these (`resolveTarget`).
+  return target && path.indexOf('?') !== -1 ? undefined : $n0(method, path, host);
 }
 
 /** A static path's answer; `null` when the path is not one of them. */

@@ -15,7 +15,9 @@ export interface ResolvedTarget {
  * target is normal and is not read again to be normalised. A target with a query is then
  * matched without it, and needs no more when such a route takes that. Only a target that
  * normalising changes otherwise (an escape, a trailing slash, a dot segment) is normalised, and
- * matched again unless normalising left the path as it was.
+ * matched again unless normalising left the path as it was. A target with a query is looked for
+ * as it is among the static paths only (a static path never has one, so this costs a miss):
+ * the other routes would be tried on it in vain.
  */
 export function resolveTarget(
   table: RouteTable,
@@ -23,7 +25,8 @@ export function resolveTarget(
   raw: string,
   host: string,
 ): ResolvedTarget | undefined {
-  const first = raw.charCodeAt(0) === 47 /* '/' */ ? table.match(method, raw, host) : undefined;
+  const first =
+    raw.charCodeAt(0) === 47 /* '/' */ ? table.match(method, raw, host, true) : undefined;
   if (first !== undefined && (first.route.normalOnly === true || first.normal === true)) {
     return { path: raw, hit: first };
   }

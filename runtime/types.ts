@@ -66,9 +66,16 @@ export interface RouteTable {
   /**
    * Finds the first route, in registration order, matching the verb, the normalised path
    * (no query, no trailing slash, decoded but for `%2F` and `%25`) and the host (lower-case,
-   * no port).
+   * no port). With `target`, `path` is a raw request target instead: a static path is found
+   * as it is, and one with a query gets `undefined` from the other routes, which only the path
+   * before the query may name (`resolveTarget` matches that next).
    */
-  readonly match: (method: string, path: string, host: string) => MatchHit | undefined;
+  readonly match: (
+    method: string,
+    path: string,
+    host: string,
+    target?: boolean,
+  ) => MatchHit | undefined;
   /** The verbs of every route whose URL matches (for `405` and `Allow`). */
   readonly allowed: (path: string, host: string) => readonly string[];
   /** URL templates by route name and by `'Class@method'`. */

@@ -59,9 +59,11 @@ return index === null || index === undefined ? index : $hit(index);`;
       `const $static = new StaticPaths(${str(JSON.stringify(statics.data))}, ${keyFunction(statics.offsets)});`,
     ),
     printed('let $dynamic: DynamicRoute[] | undefined;'),
-    code(`function match(method: string, path: string, host: string): MatchHit | undefined {
+    code(`function match(method: string, path: string, host: string, target = false): MatchHit | undefined {
   const hit = matchStatic(method, path);
-  return hit !== null ? hit : ${inline ? '$n0(method, path, host)' : 'walkTree($tree, $tests, $routes, method, path, host)'};
+  if (hit !== null) return hit;
+  // A raw target's query is cut before its route is looked for among these (\`resolveTarget\`).
+  return target && path.indexOf('?') !== -1 ? undefined : ${inline ? '$n0(method, path, host)' : 'walkTree($tree, $tests, $routes, method, path, host)'};
 }
 
 /** A static path's answer; \`null\` when the path is not one of them. */

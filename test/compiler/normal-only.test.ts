@@ -80,7 +80,10 @@ describe('routes that match only normal paths', () => {
     const paths: string[] = [];
     const counting: RouteTable = {
       ...table,
-      match: (method, path, host) => (paths.push(path), table.match(method, path, host)),
+      match: (method, path, host, target) => (
+        paths.push(path),
+        table.match(method, path, host, target)
+      ),
     };
     const resolve = (raw: string) => ((paths.length = 0), resolveTarget(counting, 'GET', raw, ''));
     // Normal before the query: matched as it is, then without the query, and resolved there.
@@ -100,6 +103,13 @@ describe('routes that match only normal paths', () => {
       true,
     ]);
     expect(paths).toHaveLength(2);
+    // As a raw target, a path with a query is looked for among the static paths only: the rest
+    // route, which takes it as a normalised path would never be, is not tried on it.
+    expect(table.match('GET', '/docs/guide/intro.md?v=2', '')?.params).toEqual([
+      'guide/intro.md?v=2',
+    ]);
+    expect(table.match('GET', '/docs/guide/intro.md?v=2', '', true)).toBeUndefined();
+    expect(table.match('GET', '/dot/.well-known', '', true)?.route).toBe(route('dot'));
     // A miss without the query is not matched a third time when normalising changes nothing.
     expect(resolve('/nothing?x=1')?.hit).toBeUndefined();
     expect(paths).toEqual(['/nothing?x=1', '/nothing']);
