@@ -98,11 +98,11 @@ const $static = new StaticPaths(
 
 let $dynamic: DynamicRoute[] | undefined;
 
-function match(method: string, path: string, host: string, target = false): MatchHit | undefined {
+function match(method: string, path: string, host: string, target?: boolean): MatchHit | undefined {
   const hit = matchStatic(method, path);
   if (hit !== null) return hit;
   // A raw target's query is cut before its route is looked for among these (`resolveTarget`).
-  return target && path.indexOf('?') !== -1 ? undefined : $n0(method, path, host);
+  return target === true && path.indexOf('?') !== -1 ? undefined : $n0(method, path, host);
 }
 
 /** A static path's answer; `null` when the path is not one of them. */

@@ -59,11 +59,11 @@ return index === null || index === undefined ? index : $hit(index);`;
       `const $static = new StaticPaths(${str(JSON.stringify(statics.data))}, ${keyFunction(statics.offsets)});`,
     ),
     printed('let $dynamic: DynamicRoute[] | undefined;'),
-    code(`function match(method: string, path: string, host: string, target = false): MatchHit | undefined {
+    code(`function match(method: string, path: string, host: string, target?: boolean): MatchHit | undefined {
   const hit = matchStatic(method, path);
   if (hit !== null) return hit;
   // A raw target's query is cut before its route is looked for among these (\`resolveTarget\`).
-  return target && path.indexOf('?') !== -1 ? undefined : ${inline ? '$n0(method, path, host)' : 'walkTree($tree, $tests, $routes, method, path, host)'};
+  return target === true && path.indexOf('?') !== -1 ? undefined : ${inline ? '$n0(method, path, host)' : 'walkTree($tree, $tests, $routes, method, path, host)'};
 }
 
 /** A static path's answer; \`null\` when the path is not one of them. */
