@@ -16,8 +16,8 @@ export interface ResolvedTarget {
  * matched without it, and needs no more when such a route takes that. Only a target that
  * normalising changes otherwise (an escape, a trailing slash, a dot segment) is normalised, and
  * matched again unless normalising left the path as it was. A target with a query is looked for
- * as it is among the static paths only (a static path never has one, so this costs a miss):
- * the other routes would be tried on it in vain.
+ * as it is among the static paths only (`RouteTable.match` with `target`): the dynamic routes
+ * are tried on the path before the query only: that path, never the query, names the route.
  */
 export function resolveTarget(
   table: RouteTable,
