@@ -70,6 +70,19 @@ describe('build errors name file:line:col and what to do', () => {
     expect(stderr).toContain('{user_id}');
   });
 
+  it('E_PATTERN: a "?" or "#" outside a placeholder, which no request path holds', async () => {
+    const stderr = await failingBuild(
+      `Course.get('/search?q', 'Shop@show');\nCourse.get('/page#top', 'Shop@show');\n`,
+    );
+    expect(stderr).toContain(
+      'routes.ts:2:8: error E_PATTERN: the URL "/search?q" has a "?" outside a placeholder',
+    );
+    expect(stderr).toContain('read it with input()');
+    expect(stderr).toContain(
+      'routes.ts:3:8: error E_PATTERN: the URL "/page#top" has a "#" outside a placeholder',
+    );
+  });
+
   it('E_DUPLICATE_NAME: two routes with one name, naming the first', async () => {
     const stderr = await failingBuild(
       `Course.get('/a', 'Shop@show').name('x');\nCourse.get('/b', 'Shop@show').name('x');\n`,
