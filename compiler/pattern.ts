@@ -26,7 +26,17 @@ export function parsePattern(url: string): ParsedPattern {
   for (let i = 0; i < url.length; i++) {
     const ch = url[i]!;
     if (ch === '}') return broken(url, 'a "}" without its "{"');
-    if (ch === '?' || ch === '#') return outsidePath(url, ch);
+    // A `?` or `#`: the path a route matches never holds one (the query is cut before matching, a
+    // fragment never reaches the server).
+    if (ch === '?' || ch === '#') {
+      return broken(
+        url,
+        `a "${ch}" outside a placeholder, which no request path holds`,
+        ch === '?'
+          ? 'the query is not part of the route: read it with input(); an optional placeholder is {name?}'
+          : 'a fragment (#…) never reaches the server: leave it out of the route',
+      );
+    }
     if (ch !== '{') {
       literal += ch;
       continue;
@@ -79,27 +89,15 @@ export function patternRegex(tokens: readonly PatternToken[]): string {
 
 // --- internal ---
 
-/**
- * A `?` or `#` outside a placeholder: the path a route matches never holds one (the query is cut
- * before matching, and a fragment never reaches the server), so the route could never match.
- */
-function outsidePath(url: string, ch: '?' | '#'): ParsedPattern {
-  return {
-    ok: false,
-    code: 'E_PATTERN',
-    message: `the URL ${JSON.stringify(url)} has a "${ch}" outside a placeholder, which no request path holds`,
-    hint:
-      ch === '?'
-        ? 'the query is not part of the route: read it with input(); an optional placeholder is {name?}'
-        : 'a fragment (#…) never reaches the server: leave it out of the route',
-  };
-}
-
-function broken(url: string, what: string): ParsedPattern {
+function broken(
+  url: string,
+  what: string,
+  hint = 'placeholders are written {name} or {name?}',
+): ParsedPattern {
   return {
     ok: false,
     code: 'E_PATTERN',
     message: `the URL ${JSON.stringify(url)} has ${what}`,
-    hint: 'placeholders are written {name} or {name?}',
+    hint,
   };
 }
