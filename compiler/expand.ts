@@ -22,7 +22,8 @@ const IMPLICIT = /^(get|post|put|patch|delete|options|any)([A-Z]\w*)$/;
 
 /**
  * Expands `resource()` and `controller()` into plain routes, at build time. A resource route
- * whose method the controller lacks is left out with a warning; an implicit controller gets
+ * whose method the controller lacks is left out with a warning (a controller that cannot be
+ * found is an error: `resolve`); an implicit controller gets
  * one route per own method named `<verb><Segment>`, its parameters as path parameters.
  */
 export function expandRoutes(

@@ -117,13 +117,19 @@ function resolveRoute(
   const target = optional ? diagnostics.scratch() : diagnostics;
   const handler = resolveHandler(draft, app, config, index, target);
   if (optional && !handler) {
-    for (const error of target.errors)
-      diagnostics.warn(
-        error.code,
-        `${error.message}; the resource route ${draft.verbs.join('|')} ${draft.url} is left out`,
-        error.loc,
-        error.hint,
-      );
+    for (const error of target.errors) {
+      // A method the controller lacks leaves its route out; a controller that cannot be found
+      // is an error, reported once for the resource's seven routes.
+      if (error.code === 'E_METHOD')
+        diagnostics.warn(
+          error.code,
+          `${error.message}; the resource route ${draft.verbs.join('|')} ${draft.url} is left out`,
+          error.loc,
+          error.hint,
+        );
+      else if (!diagnostics.errors.some((e) => e.format('') === error.format('')))
+        diagnostics.errors.push(error);
+    }
     return undefined;
   }
   const middleware = references.all(draft.middleware, 'handle') as MiddlewareRef[] | undefined;

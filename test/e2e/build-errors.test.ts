@@ -30,6 +30,15 @@ describe('build errors name file:line:col and what to do', () => {
     expect(stderr).toContain('app/Components/Controller/Missing.ts');
   });
 
+  it('E_MODULE: a resource whose controller has no module, once for its seven routes', async () => {
+    const stderr = await failingBuild(`Course.resource('photos', 'Photos');\n`);
+    const error =
+      'routes.ts:2:8: error E_MODULE: no module for class App\\Components\\Controller\\Photos';
+    expect(stderr).toContain(error);
+    expect(stderr.split(error)).toHaveLength(2);
+    expect(stderr).not.toContain('warning');
+  });
+
   it('E_CLASS: a module that does not export the class', async () => {
     const stderr = await failingBuild(`Course.get('/', 'Other@show');\n`, {
       'app/Components/Controller/Other.ts': 'export const nothing = 1;\n',
