@@ -71,8 +71,8 @@ export function checkMethod(
   index: SourceIndex,
   diagnostics: Diagnostics,
 ): boolean {
-  const methods = index.methodsOf(found);
-  if (methods.includes(method)) return true;
+  if (index.methodsOf(found).includes(method)) return true;
+  const methods = index.appMethodsOf(found);
   diagnostics.error(
     'E_METHOD',
     `class ${found.name} has no method ${method}`,

@@ -118,19 +118,31 @@ export class SourceIndex {
 
   /** The instance method names of a class, inherited ones included. */
   methodsOf(found: FoundClass): string[] {
+    return this.members(found, () => true);
+  }
+
+  /**
+   * `methodsOf` without those inherited from a library (declared only in `.d.ts` files, as
+   * `Controller`'s helpers are): the ones a build error lists as the class's methods.
+   */
+  appMethodsOf(found: FoundClass): string[] {
+    return this.members(found, (d) => !d.getSourceFile().isDeclarationFile());
+  }
+
+  // --- internal ---
+
+  private members(found: FoundClass, keep: (declaration: Node) => boolean): string[] {
     return found.node
       .getType()
       .getProperties()
       .filter((p) =>
         p
           .getDeclarations()
-          .some((d) => Node.isMethodDeclaration(d) || Node.isPropertyDeclaration(d)),
+          .some((d) => (Node.isMethodDeclaration(d) || Node.isPropertyDeclaration(d)) && keep(d)),
       )
       .map((p) => p.getName())
       .filter((n) => !n.startsWith('#') && n !== 'constructor');
   }
-
-  // --- internal ---
 
   private exportedClass(declaration: Node): FoundClass | undefined {
     if (!Node.isClassDeclaration(declaration)) return undefined;

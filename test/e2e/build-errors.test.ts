@@ -54,6 +54,15 @@ describe('build errors name file:line:col and what to do', () => {
     expect(stderr).toContain('hint: its methods: show');
   });
 
+  it("E_METHOD: the methods listed are the app's, not the helpers inherited from Controller", async () => {
+    const stderr = await failingBuild(`Course.get('/', 'Books@nope');\n`, {
+      'app/Components/Controller/Books.ts':
+        "import { Controller } from 'course-router';\nexport class Books extends Controller {\n  index() { return 'books'; }\n}\n",
+    });
+    expect(stderr).toContain('routes.ts:2:8: error E_METHOD: class Books has no method nope');
+    expect(stderr).toContain('hint: its methods: index\n');
+  });
+
   it('E_METHOD: a middleware without handle()', async () => {
     const stderr = await failingBuild(
       `Course.get('/', 'Shop@show').addMiddleware('Middleware\\\\Bad:x');\n`,
