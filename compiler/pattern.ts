@@ -51,7 +51,7 @@ export function parsePattern(url: string): ParsedPattern {
         ok: false,
         code: 'E_PARAM_NAME',
         message: `invalid parameter name "{${inner}}" in ${JSON.stringify(url)}`,
-        hint: `names are letters, digits and _, e.g. {${name.replace(/[^A-Za-z0-9_]/g, '_') || 'id'}}`,
+        hint: `a name is a letter or _ followed by letters, digits and _, e.g. {${validName(name)}${optional ? '?' : ''}}`,
       };
     }
     let separator = '';
@@ -100,4 +100,10 @@ function broken(
     message: `the URL ${JSON.stringify(url)} has ${what}`,
     hint,
   };
+}
+
+/** `name` made a valid parameter name, as a hint suggests it. */
+function validName(name: string): string {
+  const word = name.replace(/[^A-Za-z0-9_]/g, '_');
+  return word === '' ? 'id' : /^[0-9]/.test(word) ? `_${word}` : word;
 }

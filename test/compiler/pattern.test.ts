@@ -31,7 +31,14 @@ describe('parsePattern', () => {
 
   it('refuses bad names, unbalanced braces and repeated names', () => {
     expect(parsePattern('/{user-id}')).toMatchObject({ ok: false, code: 'E_PARAM_NAME' });
-    expect(parsePattern('/{1a}')).toMatchObject({ ok: false, code: 'E_PARAM_NAME' });
+    expect(parsePattern('/{1a}')).toMatchObject({
+      ok: false,
+      code: 'E_PARAM_NAME',
+      hint: 'a name is a letter or _ followed by letters, digits and _, e.g. {_1a}',
+    });
+    expect(parsePattern('/{user-id?}')).toMatchObject({
+      hint: expect.stringContaining('{user_id?}'),
+    });
     expect(parsePattern('/{id')).toMatchObject({ ok: false, code: 'E_PATTERN' });
     expect(parsePattern('/id}')).toMatchObject({ ok: false, code: 'E_PATTERN' });
     expect(parsePattern('/{id}/{id}')).toMatchObject({ ok: false, code: 'E_PATTERN' });
