@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { register } from 'tsx/esm/api';
@@ -57,12 +57,63 @@ export function routeFiles(config: ResolvedConfig): string[] {
 
 function loadError(error: unknown, file: string, files: string[]): RouteDefinitionError {
   const message = error instanceof Error ? error.message : String(error);
+  const syntax = SYNTAX_ERROR.exec(message);
+  if (syntax) {
+    // esbuild counts columns from 0.
+    const loc = { file: syntax[1]!, line: Number(syntax[2]), column: Number(syntax[3]) + 1 };
+    return new RouteDefinitionError('E_LOAD', `syntax error: ${syntax[4]}`, loc);
+  }
+  const missing = missingImport(message);
+  if (missing) {
+    return new RouteDefinitionError(
+      'E_LOAD',
+      `cannot find the module "${missing.specifier}"`,
+      missing.loc,
+      missing.specifier.startsWith('.')
+        ? 'check the path; a .ts module is imported by its .js name'
+        : `install the package, or check its name`,
+    );
+  }
   const loc = (error instanceof Error && frameIn(error.stack ?? '', files)) || {
     file,
     line: 1,
     column: 1,
   };
   return new RouteDefinitionError('E_LOAD', `evaluating the route file failed: ${message}`, loc);
+}
+
+// tsx's message for a file that does not parse: `…:\n<file>:<line>:<column>: ERROR: <text>`.
+const SYNTAX_ERROR = /^Transform failed with \d+ errors?:\n(.+?):(\d+):(\d+): ERROR: (.*)$/m;
+
+/**
+ * The import a "module not found" error is about, found in the importing file's text: Node
+ * names the importer and the module (ESM: resolved, `Cannot find module '/abs/x.js' imported
+ * from /abs/routes.ts`; a package: `Cannot find package 'p' imported from …`) but not the line.
+ */
+function missingImport(message: string): { specifier: string; loc: SourceLocation } | undefined {
+  const m = /^Cannot find (?:module|package) '([^']+)' imported from (.+)$/m.exec(message);
+  if (!m) return undefined;
+  const [, target, importer] = m as unknown as [string, string, string];
+  let text: string;
+  try {
+    text = readFileSync(importer, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const lines = text.split('\n');
+  for (const [k, line] of lines.entries()) {
+    for (const found of line.matchAll(/(?:from|import|require)\s*\(?\s*(['"])([^'"]+)\1/g)) {
+      const specifier = found[2]!;
+      const resolved = specifier.startsWith('.')
+        ? path.resolve(path.dirname(importer), specifier)
+        : specifier;
+      if (resolved === target || specifier === target || target.startsWith(`${specifier}/`)) {
+        const column = found.index + found[0].indexOf(found[1]!) + 1;
+        return { specifier, loc: { file: importer, line: k + 1, column } };
+      }
+    }
+  }
+  return undefined;
 }
 
 function frameIn(stack: string, files: string[]): SourceLocation | undefined {

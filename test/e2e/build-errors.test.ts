@@ -131,6 +131,29 @@ describe('build errors name file:line:col and what to do', () => {
     );
   });
 
+  it('E_LOAD: a syntax error, at its line and column counted from 1', async () => {
+    const stderr = await failingBuild(`Course.get('/', 'Shop@show');\nconst broken = (;\n`);
+    expect(stderr).toContain('routes.ts:3:17: error E_LOAD: syntax error: Unexpected ";"');
+  });
+
+  it('E_LOAD: an import that cannot be found, at its line', async () => {
+    const stderr = await failingBuild(
+      `Course.get('/', 'Shop@show');\nimport './helpers/missing.js';\nimport 'no-such-package';\n`,
+    );
+    expect(stderr).toContain(
+      'routes.ts:3:8: error E_LOAD: cannot find the module "./helpers/missing.js"',
+    );
+    expect(stderr).toContain('hint: check the path; a .ts module is imported by its .js name');
+  });
+
+  it('E_LOAD: a package that is not installed, at its import', async () => {
+    const stderr = await failingBuild(`import 'no-such-package';\nCourse.get('/', 'Shop@show');\n`);
+    expect(stderr).toContain(
+      'routes.ts:2:8: error E_LOAD: cannot find the module "no-such-package"',
+    );
+    expect(stderr).toContain('hint: install the package, or check its name');
+  });
+
   it('E_DUPLICATE_ROUTE: the same verb, pattern and domain twice, naming both', async () => {
     const stderr = await failingBuild(
       `Course.get('/a/{id}', 'Shop@show');\nCourse.match(['post', 'get'], '/a/{id}', 'Shop@show');\n`,
