@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+
 /** An error that becomes an HTTP status: thrown by the router or by application code. */
 export class HttpException extends Error {
   readonly status: number;
@@ -37,21 +39,9 @@ export class MethodNotAllowedHttpException extends HttpException {
 
 /** The short reason phrase for a status, used as the body of error responses. */
 export function statusText(status: number): string {
-  return STATUS_TEXT[status] ?? (status >= 500 ? 'Server Error' : 'Error');
+  return (
+    // 419, which answers a failed CSRF check, has no phrase in HTTP's registry.
+    (status === 419 ? 'Page Expired' : STATUS_CODES[status]) ??
+    (status >= 500 ? 'Server Error' : 'Error')
+  );
 }
-
-// --- internal ---
-
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  413: 'Payload Too Large',
-  414: 'URI Too Long',
-  419: 'Page Expired',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-};

@@ -62,6 +62,7 @@ Course.get('/ret/async', async () => { await new Promise((r) => setTimeout(r, 5)
 Course.get('/err/boom', () => { throw new Error('secret detail'); });
 Course.get('/err/missing', () => { throw new NotFoundHttpException(); });
 Course.get('/err/teapot', () => { throw new HttpException(418, 'short and stout'); });
+Course.get('/err/unprocessable', () => { throw new HttpException(422); });
 
 Course.get('/links', () => url('user.show', { id: 7 }) + ' ' + url('opt', ['x']) + ' ' + url('opt') + ' ' + url('Shop@show', { id: 'a b' }, { q: '1' }) + ' ' + url('admin.inner.hi'));
 Course.get('/current', () => url());
@@ -273,6 +274,11 @@ describe('errors', () => {
   it('NotFoundHttpException is a 404, an HttpException its status and message', async () => {
     expect((await get('/err/missing')).status).toBe(404);
     expect(await get('/err/teapot')).toMatchObject({ status: 418, body: 'short and stout' });
+    // Without a message, the status's reason phrase.
+    expect(await get('/err/unprocessable')).toMatchObject({
+      status: 422,
+      body: 'Unprocessable Entity',
+    });
   });
 });
 
