@@ -11,7 +11,7 @@ import { normalizeHandlerGroups, normalizeRoutes } from './normalize.js';
 import { resolveApp } from './resolve.js';
 import { SourceIndex } from './source-index.js';
 import type { CompiledApp } from './types.js';
-import { validateDrafts, validateRoutes } from './validate.js';
+import { validateAttributes, validateDrafts, validateRoutes } from './validate.js';
 import { readIfExists, writeIfDifferent } from './write.js';
 
 /** Options of `build()`. */
@@ -70,6 +70,7 @@ export async function compile(
   }
   index.refresh(loaded.files);
   const diagnostics = new Diagnostics();
+  validateAttributes(loaded.recording, diagnostics);
   const definitions = expandRoutes(loaded.recording.routes, config, index, diagnostics);
   const drafts = normalizeRoutes(definitions, config, diagnostics);
   validateDrafts(drafts, config.root, diagnostics);

@@ -58,21 +58,33 @@ export function formatLocation(loc: SourceLocation, root: string): string {
   return `${file.split(path.sep).join('/')}:${loc.line}:${loc.column}`;
 }
 
-/** Collects errors so a build reports every problem at once. */
+/**
+ * Collects errors so a build reports every problem at once, each once: a call run several
+ * times (in a loop, or one resource's seven routes) gives the same problem at the same place.
+ */
 export class Diagnostics {
   readonly errors: RouteDefinitionError[] = [];
   readonly warnings: RouteDefinitionError[] = [];
 
+  readonly #seen = new Set<string>();
+
   error(code: ErrorCode, message: string, loc: SourceLocation, hint?: string): void {
-    this.errors.push(new RouteDefinitionError(code, message, loc, hint));
+    this.#add(this.errors, new RouteDefinitionError(code, message, loc, hint));
   }
 
   warn(code: ErrorCode, message: string, loc: SourceLocation, hint?: string): void {
-    this.warnings.push(new RouteDefinitionError(code, message, loc, hint));
+    this.#add(this.warnings, new RouteDefinitionError(code, message, loc, hint));
   }
 
   /** A separate collection, for checks whose errors may become warnings. */
   scratch(): Diagnostics {
     return new Diagnostics();
+  }
+
+  #add(list: RouteDefinitionError[], error: RouteDefinitionError): void {
+    const key = `${list === this.errors ? 'error' : 'warning'}\0${error.format('')}`;
+    if (this.#seen.has(key)) return;
+    this.#seen.add(key);
+    list.push(error);
   }
 }

@@ -119,7 +119,7 @@ function resolveRoute(
   if (optional && !handler) {
     for (const error of target.errors) {
       // A method the controller lacks leaves its route out; a controller that cannot be found
-      // is an error, reported once for the resource's seven routes.
+      // is an error (one for the resource's seven routes: `Diagnostics`).
       if (error.code === 'E_METHOD')
         diagnostics.warn(
           error.code,
@@ -127,8 +127,7 @@ function resolveRoute(
           error.loc,
           error.hint,
         );
-      else if (!diagnostics.errors.some((e) => e.format('') === error.format('')))
-        diagnostics.errors.push(error);
+      else diagnostics.error(error.code, error.message, error.loc, error.hint);
     }
     return undefined;
   }

@@ -1,3 +1,9 @@
+import type {
+  GroupAttributes,
+  Recording,
+  RouteSettings,
+  SourceLocation,
+} from '../runtime/dsl/types.js';
 import { formatLocation, type Diagnostics } from './errors.js';
 import type { RouteDraft } from './normalize.js';
 import { accepts, isStaticPath, literalPrefix, pathRegex } from './plan.js';
@@ -41,6 +47,17 @@ export function validateDrafts(
       names.set(name.value, draft);
     }
   }
+}
+
+/**
+ * Group attributes and route settings Course does not know are an error: they would be
+ * ignored, and a misspelt `middleware` would leave the group's routes unguarded.
+ */
+export function validateAttributes(recording: Recording, diagnostics: Diagnostics): void {
+  for (const group of recording.groups)
+    unknownKeys(group.attributes, GROUP_KEYS, 'group attribute', group.loc, diagnostics);
+  for (const route of recording.routes)
+    unknownKeys(route.settings, ROUTE_KEYS, 'route setting', route.loc, diagnostics);
 }
 
 /**
@@ -153,4 +170,60 @@ function push(map: Map<string, number[]>, key: string, value: number): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
+}
+
+const GROUP_KEYS: readonly string[] = Object.keys({
+  prefix: 0,
+  middleware: 0,
+  namespace: 0,
+  domain: 0,
+  defaultParameterRegex: 0,
+  as: 0,
+  where: 0,
+  exceptionHandler: 0,
+} satisfies Record<keyof GroupAttributes, 0>);
+
+const ROUTE_KEYS: readonly string[] = Object.keys({
+  unsafeRegex: 0,
+  defaultParameterRegex: 0,
+  where: 0,
+  as: 0,
+  middleware: 0,
+  namespace: 0,
+  prefix: 0,
+} satisfies Record<keyof RouteSettings, 0>);
+
+function unknownKeys(
+  value: object,
+  known: readonly string[],
+  what: string,
+  loc: SourceLocation,
+  diagnostics: Diagnostics,
+): void {
+  for (const key of Object.keys(value)) {
+    if (known.includes(key)) continue;
+    const near = known.find((k) => editDistance(k.toLowerCase(), key.toLowerCase()) <= 2);
+    diagnostics.error(
+      'E_SETTING',
+      `unknown ${what} ${JSON.stringify(key)}`,
+      loc,
+      near ? `did you mean ${near}?` : `the ${what}s are ${known.join(', ')}`,
+    );
+  }
+}
+
+/** Levenshtein distance: how many single-character edits turn `a` into `b`. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(
+        row[j]! + 1,
+        next[j - 1]! + 1,
+        row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    row = next;
+  }
+  return row[b.length]!;
 }

@@ -119,6 +119,15 @@ describe('build errors name file:line:col and what to do', () => {
     );
   });
 
+  it('E_CAPTURE: a closure in a loop, reported once', async () => {
+    const stderr = await failingBuild(
+      `for (const x of ['a', 'b']) Course.get('/' + x, () => x);\n`,
+    );
+    const error = 'routes.ts:2:55: error E_CAPTURE: the route closure uses "x"';
+    expect(stderr).toContain(error);
+    expect(stderr.split(error)).toHaveLength(2);
+  });
+
   it('E_CAPTURE: a closure that reads a module-level let', async () => {
     const stderr = await failingBuild(`let counter = 0;\nCourse.get('/', () => counter++);\n`);
     expect(stderr).toContain('routes.ts:3:23: error E_CAPTURE: the route closure uses "counter"');
@@ -152,6 +161,16 @@ describe('build errors name file:line:col and what to do', () => {
       'routes.ts:2:8: error E_LOAD: cannot find the module "no-such-package"',
     );
     expect(stderr).toContain('hint: install the package, or check its name');
+  });
+
+  it('E_SETTING: a group attribute or route setting Course does not know, with the near one', async () => {
+    const stderr = await failingBuild(
+      `Course.group({ prefix: '/g', middlware: 'Auth' } as never, () => {\n  Course.get('/a', 'Shop@show', { bogus: 1 } as never);\n});\n`,
+    );
+    expect(stderr).toContain('routes.ts:2:8: error E_SETTING: unknown group attribute "middlware"');
+    expect(stderr).toContain('hint: did you mean middleware?');
+    expect(stderr).toContain('routes.ts:3:10: error E_SETTING: unknown route setting "bogus"');
+    expect(stderr).toContain('hint: the route settings are unsafeRegex, defaultParameterRegex');
   });
 
   it('E_DUPLICATE_ROUTE: the same verb, pattern and domain twice, naming both', async () => {
