@@ -20,6 +20,15 @@ export interface LoadResult {
  */
 export async function loadRoutes(config: ResolvedConfig): Promise<LoadResult> {
   const files = routeFiles(config);
+  if (files.length === 0) {
+    const where = (file: string) => path.relative(config.root, file) || '.';
+    throw new RouteDefinitionError(
+      'E_CONFIG',
+      `no route files: neither ${where(config.routesFile)} nor ${where(config.routersDir)}/ exists`,
+      { file: config.routesFile, line: 1, column: 1 },
+      `create ${where(config.routesFile)}, or run course in the app folder (--root)`,
+    );
+  }
   const recording = beginRecording();
   for (const file of files) recording.files.add(file);
   // A fresh namespace per build: edited route files and what they import are evaluated anew.
@@ -29,7 +38,7 @@ export async function loadRoutes(config: ResolvedConfig): Promise<LoadResult> {
       try {
         await api.import(pathToFileURL(file).href, import.meta.url);
       } catch (error) {
-        throw loadError(error, file, files);
+        throw evaluationError(error, file, files);
       }
     }
   } finally {
@@ -53,20 +62,28 @@ export function routeFiles(config: ResolvedConfig): string[] {
   return files;
 }
 
-// --- internal ---
-
-function loadError(error: unknown, file: string, files: string[]): RouteDefinitionError {
+/**
+ * The located error for a file that failed to evaluate (`code`: `E_LOAD` for route files,
+ * `E_CONFIG` for `course.config.ts`): a syntax error or a missing import at its place, else
+ * the thrown error at the deepest frame in `files`.
+ */
+export function evaluationError(
+  error: unknown,
+  file: string,
+  files: readonly string[],
+  code: 'E_LOAD' | 'E_CONFIG' = 'E_LOAD',
+): RouteDefinitionError {
   const message = error instanceof Error ? error.message : String(error);
   const syntax = SYNTAX_ERROR.exec(message);
   if (syntax) {
     // esbuild counts columns from 0.
     const loc = { file: syntax[1]!, line: Number(syntax[2]), column: Number(syntax[3]) + 1 };
-    return new RouteDefinitionError('E_LOAD', `syntax error: ${syntax[4]}`, loc);
+    return new RouteDefinitionError(code, `syntax error: ${syntax[4]}`, loc);
   }
   const missing = missingImport(message);
   if (missing) {
     return new RouteDefinitionError(
-      'E_LOAD',
+      code,
       `cannot find the module "${missing.specifier}"`,
       missing.loc,
       missing.specifier.startsWith('.')
@@ -79,8 +96,11 @@ function loadError(error: unknown, file: string, files: string[]): RouteDefiniti
     line: 1,
     column: 1,
   };
-  return new RouteDefinitionError('E_LOAD', `evaluating the route file failed: ${message}`, loc);
+  const what = code === 'E_CONFIG' ? 'the configuration' : 'the route file';
+  return new RouteDefinitionError(code, `evaluating ${what} failed: ${message}`, loc);
 }
+
+// --- internal ---
 
 // tsx's message for a file that does not parse: `…:\n<file>:<line>:<column>: ERROR: <text>`.
 const SYNTAX_ERROR = /^Transform failed with \d+ errors?:\n(.+?):(\d+):(\d+): ERROR: (.*)$/m;
@@ -116,7 +136,7 @@ function missingImport(message: string): { specifier: string; loc: SourceLocatio
   return undefined;
 }
 
-function frameIn(stack: string, files: string[]): SourceLocation | undefined {
+function frameIn(stack: string, files: readonly string[]): SourceLocation | undefined {
   for (const line of stack.split('\n')) {
     for (const file of files) {
       const at = line.indexOf(file);

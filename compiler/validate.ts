@@ -5,6 +5,7 @@ import type {
   SourceLocation,
 } from '../runtime/dsl/types.js';
 import { formatLocation, type Diagnostics } from './errors.js';
+import { nearest } from './near.js';
 import type { RouteDraft } from './normalize.js';
 import { accepts, isStaticPath, literalPrefix, pathRegex } from './plan.js';
 import type { RouteRecord } from './types.js';
@@ -202,7 +203,7 @@ function unknownKeys(
 ): void {
   for (const key of Object.keys(value)) {
     if (known.includes(key)) continue;
-    const near = known.find((k) => editDistance(k.toLowerCase(), key.toLowerCase()) <= 2);
+    const near = nearest(key, known);
     diagnostics.error(
       'E_SETTING',
       `unknown ${what} ${JSON.stringify(key)}`,
@@ -210,20 +211,4 @@ function unknownKeys(
       near ? `did you mean ${near}?` : `the ${what}s are ${known.join(', ')}`,
     );
   }
-}
-
-/** Levenshtein distance: how many single-character edits turn `a` into `b`. */
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++)
-      next[j] = Math.min(
-        row[j]! + 1,
-        next[j - 1]! + 1,
-        row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    row = next;
-  }
-  return row[b.length]!;
 }

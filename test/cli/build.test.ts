@@ -71,6 +71,45 @@ describe('course build', () => {
     }
   });
 
+  it('a course.config.ts with a misspelt key, a wrong value or a syntax error is a located E_CONFIG', async () => {
+    const app = writeApp({
+      'course.config.ts': `export default {\n  rotes: 'web.ts',\n  out: 5,\n};\n`,
+      'routes.ts': ROUTES,
+    });
+    try {
+      const bad = await runCli(['build', '--root', app]);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toContain(
+        'course.config.ts:2:3: error E_CONFIG: unknown configuration key "rotes"',
+      );
+      expect(bad.stderr).toContain('hint: did you mean routes?');
+      expect(bad.stderr).toContain(
+        'course.config.ts:3:3: error E_CONFIG: "out" must be a non-empty string',
+      );
+      writeFile(app, 'course.config.ts', 'export default (;\n');
+      const broken = await runCli(['build', '--root', app]);
+      expect(broken.code).toBe(1);
+      expect(broken.stderr).toContain(
+        'course.config.ts:1:17: error E_CONFIG: syntax error: Unexpected ";"',
+      );
+    } finally {
+      removeApp(app);
+    }
+  });
+
+  it('an app with no route file is an error, not an empty build', async () => {
+    const app = writeApp({ 'course.config.ts': `export default { routes: 'web.ts' };\n` });
+    try {
+      const result = await runCli(['build', '--root', app]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(
+        'error E_CONFIG: no route files: neither web.ts nor routers/ exists',
+      );
+    } finally {
+      removeApp(app);
+    }
+  });
+
   it('a generated 300-route app builds to a prettier fixpoint', async () => {
     const app = generateApp(`${dir}-300`, 300);
     try {
