@@ -40,7 +40,7 @@ export class MethodNotAllowedHttpException extends HttpException {
 /** The short reason phrase for a status, used as the body of error responses. */
 export function statusText(status: number): string {
   return (
-    // 419, which answers a failed CSRF check, has no phrase in HTTP's registry.
+    // 419, which some frameworks answer an expired form with, has no phrase in HTTP's registry.
     (status === 419 ? 'Page Expired' : STATUS_CODES[status]) ??
     (status >= 500 ? 'Server Error' : 'Error')
   );
