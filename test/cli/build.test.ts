@@ -77,19 +77,16 @@ describe('course build', () => {
       'routes.ts': ROUTES,
     });
     try {
-      const bad = await runCli(['build', '--root', app]);
-      expect(bad.code).toBe(1);
-      expect(bad.stderr).toContain(
+      const bad = await failedBuild(app);
+      expect(bad).toContain(
         'course.config.ts:2:3: error E_CONFIG: unknown configuration key "rotes"',
       );
-      expect(bad.stderr).toContain('hint: did you mean routes?');
-      expect(bad.stderr).toContain(
+      expect(bad).toContain('hint: did you mean routes?');
+      expect(bad).toContain(
         'course.config.ts:3:3: error E_CONFIG: "out" must be a non-empty string',
       );
       writeFile(app, 'course.config.ts', 'export default (;\n');
-      const broken = await runCli(['build', '--root', app]);
-      expect(broken.code).toBe(1);
-      expect(broken.stderr).toContain(
+      expect(await failedBuild(app)).toContain(
         'course.config.ts:1:17: error E_CONFIG: syntax error: Unexpected ";"',
       );
     } finally {
@@ -100,10 +97,8 @@ describe('course build', () => {
   it('an app with no route file is an error, not an empty build', async () => {
     const app = writeApp({ 'course.config.ts': `export default { routes: 'web.ts' };\n` });
     try {
-      const result = await runCli(['build', '--root', app]);
-      expect(result.code).toBe(1);
-      expect(result.stderr).toContain(
-        'error E_CONFIG: no route files: neither web.ts nor routers/ exists',
+      expect(await failedBuild(app)).toContain(
+        'no route files: neither web.ts nor routers/ exists',
       );
     } finally {
       removeApp(app);
@@ -129,3 +124,10 @@ describe('course build', () => {
     expect(result.code).toBe(0);
   });
 });
+
+/** What `course build` in `app` prints to stderr; the build must fail. */
+async function failedBuild(app: string): Promise<string> {
+  const result = await runCli(['build', '--root', app]);
+  expect(result.code, result.stdout).toBe(1);
+  return result.stderr;
+}
