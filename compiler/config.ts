@@ -5,7 +5,7 @@ import { register } from 'tsx/esm/api';
 import type { SourceLocation } from '../runtime/dsl/types.js';
 import { BuildError, RouteDefinitionError } from './errors.js';
 import { evaluationError } from './load.js';
-import { nearest } from './near.js';
+import { nearest } from '../runtime/near.js';
 import { escapeRegex } from './regex.js';
 
 /** `course.config.ts`: every key is optional. */

@@ -5,7 +5,7 @@ import type {
   SourceLocation,
 } from '../runtime/dsl/types.js';
 import { formatLocation, type Diagnostics } from './errors.js';
-import { nearest } from './near.js';
+import { nearest } from '../runtime/near.js';
 import type { RouteDraft } from './normalize.js';
 import { accepts, isStaticPath, literalPrefix, pathRegex } from './plan.js';
 import type { RouteRecord } from './types.js';

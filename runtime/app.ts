@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createFetchHandler, type FetchInfo } from './adapters/fetch.js';
 import { createNodeHandler } from './adapters/node.js';
 import type { StartOptions } from './dispatch.js';
+import { checkOptions } from './options.js';
 import type { RouteTable } from './types.js';
 import { activeTable } from './url.js';
 
@@ -19,6 +20,7 @@ export interface CourseApp {
 
 /** Creates the app for a compiled table; does no work proportional to the number of routes. */
 export function startApp(table: RouteTable | undefined, options: StartOptions = {}): CourseApp {
+  checkOptions(options);
   const routes = table ?? activeTable();
   if (!routes) {
     throw new Error(

@@ -1,0 +1,62 @@
+import type { StartOptions } from './context.js';
+import { nearest } from './near.js';
+
+/**
+ * Throws, naming every problem, when `Course.start()`'s options hold a key Course does not know
+ * or a value of the wrong kind: a server started with `{ bodyLimt: … }` would otherwise run
+ * with the default, and nothing type-checks the options when the app runs without tsc.
+ */
+export function checkOptions(options: unknown): void {
+  if (options === undefined) return;
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new TypeError('course: the options of Course.start() are not an object');
+  const problems: string[] = [];
+  for (const [key, value] of Object.entries(options)) {
+    if (!Object.hasOwn(KINDS, key)) {
+      const near = nearest(key, Object.keys(KINDS));
+      problems.push(`"${key}" is not an option${near ? ` (did you mean ${near}?)` : ''}`);
+      continue;
+    }
+    const kind = KINDS[key as keyof StartOptions];
+    if (value !== undefined && !kind.test(value)) problems.push(`"${key}" must be ${kind.what}`);
+  }
+  if (problems.length > 0) throw new TypeError(`course: Course.start(): ${problems.join('; ')}`);
+}
+
+// --- internal ---
+
+interface Kind {
+  what: string;
+  test: (value: unknown) => boolean;
+}
+
+const boolean: Kind = { what: 'true or false', test: (v) => typeof v === 'boolean' };
+const text: Kind = { what: 'a string', test: (v) => typeof v === 'string' };
+const fn: Kind = { what: 'a function', test: (v) => typeof v === 'function' };
+const size: Kind = {
+  what: 'a whole number above 0',
+  test: (v) => Number.isSafeInteger(v) && (v as number) > 0,
+};
+
+const KINDS: Record<keyof StartOptions, Kind> = {
+  debug: boolean,
+  onError: fn,
+  secret: text,
+  maxParamLength: size,
+  bodyLimit: size,
+  multipartLimit: size,
+  store: {
+    what: 'a store (MemoryStore, RedisStore …)',
+    test: (v) => typeof v === 'object' && v !== null,
+  },
+  identify: fn,
+  trustProxy: {
+    what: 'a whole number, 0 or more',
+    test: (v) => Number.isSafeInteger(v) && (v as number) >= 0,
+  },
+  pepper: text,
+  redirectHosts: {
+    what: 'a list of host names',
+    test: (v) => Array.isArray(v) && v.every((h) => typeof h === 'string'),
+  },
+};
