@@ -14,7 +14,7 @@ export class CliError extends Error {}
 export function checkName(name: string | undefined, what: string): string {
   if (!name || !NAME.test(name)) {
     throw new CliError(
-      `invalid ${what} name ${JSON.stringify(name ?? '')}: use PascalCase letters and digits, e.g. Post`,
+      `invalid ${what} name ${JSON.stringify(name ?? '')}: use PascalCase letters and digits, e.g. ${pascal(name ?? '') || 'Post'}`,
     );
   }
   return name;
@@ -65,4 +65,13 @@ export function importPath(from: string, to: string): string {
     .join('/')
     .replace(/\.ts$/, '.js');
   return relative.startsWith('.') ? relative : `./${relative}`;
+}
+
+// --- internal ---
+
+/** `blog-post` → `BlogPost`, `user` → `User`; `''` when nothing of it can be kept. */
+function pascal(name: string): string {
+  const words = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const out = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+  return /^[A-Z]/.test(out) ? out : '';
 }

@@ -60,7 +60,9 @@ describe('generators', () => {
     expect(again.stderr).toContain('already exists');
     const bad = await cli('create:controller', 'bad-name');
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('invalid controller name "bad-name"');
+    expect(bad.stderr).toContain(
+      'invalid controller name "bad-name": use PascalCase letters and digits, e.g. BadName',
+    );
   });
 
   it('--remove refuses without a terminal and without --yes; --remove --yes removes', async () => {
