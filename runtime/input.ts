@@ -23,16 +23,22 @@ export interface ParsedBody {
 /** Where `input()` may look: the query, the body, the uploaded files. */
 export type InputSource = 'get' | 'post' | 'file';
 
+/** The most fields a query, a form or a multipart body may hold. */
+const FIELD_LIMIT = 1000;
+
 /** Default limit of a multipart body, files included: 10 MiB. */
 export const DEFAULT_MULTIPART_LIMIT = 10 * 1024 * 1024;
 
-// PHP-style nested fields (`a[b][]=1`) into containers with no prototype, with bounds.
+// PHP-style nested fields (`a[b][]=1`) into containers with no prototype, with bounds. An
+// index is kept as sent (`a[5]=z` is `a[5]`, as in PHP), one past `arrayLimit` makes the
+// array an object, and a deeper level stays part of its key: nothing sent is dropped.
 const QS_OPTIONS: qs.IParseOptions = {
   allowPrototypes: false,
   plainObjects: true,
+  allowSparse: true,
   depth: 5,
   arrayLimit: 100,
-  parameterLimit: 1000,
+  parameterLimit: FIELD_LIMIT,
 };
 
 // The parsers are loaded when a request first needs one: importing `course-router` (every
@@ -41,8 +47,15 @@ const load = createRequire(import.meta.url);
 let qsLibrary: typeof qs | undefined;
 let busboyLibrary: typeof busboy | undefined;
 
-/** Fields of a query or a urlencoded body (`QS_OPTIONS`). */
+/**
+ * Fields of a query or a urlencoded body (`QS_OPTIONS`). More than `FIELD_LIMIT` fields is a
+ * 413, where qs would drop the rest.
+ */
 function parseFields(text: string): Record<string, unknown> {
+  let fields = 1;
+  for (let at = text.indexOf('&'); at !== -1; at = text.indexOf('&', at + 1)) {
+    if (++fields > FIELD_LIMIT) throw new HttpException(413, `More than ${FIELD_LIMIT} fields`);
+  }
   return (qsLibrary ??= load('qs') as typeof qs).parse(text, QS_OPTIONS);
 }
 
@@ -160,7 +173,7 @@ async function parseMultipart(
     try {
       parser = (busboyLibrary ??= load('busboy') as typeof busboy)({
         headers: { 'content-type': type },
-        limits: { files: 20, fields: 1000, parts: 1100 },
+        limits: { files: 20, fields: FIELD_LIMIT, parts: FIELD_LIMIT + 100 },
       });
     } catch {
       reject(new HttpException(400, 'Malformed multipart body'));

@@ -64,6 +64,18 @@ describe('input()', () => {
     });
   });
 
+  it('keeps every field as sent: an index where it was given; past 1000 fields a 413, not a cut', async () => {
+    const sparse = await json('GET', '/input?tags[0]=x&tags[1]=y&tags[5]=z');
+    // JSON writes the holes as null: `z` stays at index 5, as PHP keeps it.
+    expect(sparse['list']).toEqual(['x', 'y', null, null, null, 'z']);
+    const fields = (count: number) => Array.from({ length: count }, () => 'x=1').join('&');
+    const over = await send(app.served, 'GET', `/input?${fields(1001)}`);
+    expect(over).toMatchObject({ status: 413, body: 'More than 1000 fields' });
+    const under = await send(app.served, 'GET', `/input?${fields(999)}&name=last`);
+    expect(under.status, under.body).toBe(200);
+    expect(JSON.parse(under.body)).toMatchObject({ name: 'last' });
+  });
+
   it('reads urlencoded and JSON bodies; listed sources override in order', async () => {
     const form = {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
