@@ -5,7 +5,7 @@ import { register } from 'tsx/esm/api';
 import type { SourceLocation } from '../runtime/dsl/types.js';
 import { BuildError, RouteDefinitionError } from './errors.js';
 import { evaluationError } from './load.js';
-import { nearest } from '../runtime/near.js';
+import { suggestion } from '../runtime/near.js';
 import { escapeRegex } from './regex.js';
 
 /** `course.config.ts`: every key is optional. */
@@ -110,12 +110,7 @@ function checkConfig(value: unknown, file: string, root: string): CourseConfig {
   } else {
     for (const [key, v] of Object.entries(value)) {
       if (!KEYS.includes(key)) {
-        const near = nearest(key, KEYS);
-        problem(
-          key,
-          `unknown configuration key "${key}"`,
-          near ? `did you mean ${near}?` : `the keys are ${KEYS.join(', ')}`,
-        );
+        problem(key, `unknown configuration key "${key}"`, suggestion(key, KEYS, 'keys'));
       } else if (key === 'namespaces') {
         if (!isRecord(v) || !Object.values(v).every((dir) => typeof dir === 'string' && dir !== ''))
           problem(

@@ -5,7 +5,7 @@ import type {
   SourceLocation,
 } from '../runtime/dsl/types.js';
 import { formatLocation, type Diagnostics } from './errors.js';
-import { nearest } from '../runtime/near.js';
+import { suggestion } from '../runtime/near.js';
 import type { RouteDraft } from './normalize.js';
 import { accepts, isStaticPath, literalPrefix, pathRegex } from './plan.js';
 import type { RouteRecord } from './types.js';
@@ -203,12 +203,11 @@ function unknownKeys(
 ): void {
   for (const key of Object.keys(value)) {
     if (known.includes(key)) continue;
-    const near = nearest(key, known);
     diagnostics.error(
       'E_SETTING',
       `unknown ${what} ${JSON.stringify(key)}`,
       loc,
-      near ? `did you mean ${near}?` : `the ${what}s are ${known.join(', ')}`,
+      suggestion(key, known, `${what}s`),
     );
   }
 }

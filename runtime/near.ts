@@ -1,10 +1,19 @@
-/** The candidate within two edits of `word` (case aside), for "did you mean" hints. */
-export function nearest(word: string, candidates: readonly string[]): string | undefined {
-  const lower = word.toLowerCase();
-  return candidates.find((c) => editDistance(c.toLowerCase(), lower) <= 2);
+/**
+ * The hint for a `word` that is not one of `known`: the near one (`did you mean routes?`), else
+ * every one (`the keys are routes, out, …`, `label` being `keys`).
+ */
+export function suggestion(word: string, known: readonly string[], label: string): string {
+  const near = nearest(word, known);
+  return near ? `did you mean ${near}?` : `the ${label} are ${known.join(', ')}`;
 }
 
 // --- internal ---
+
+/** The candidate within two edits of `word` (case aside), for "did you mean" hints. */
+function nearest(word: string, candidates: readonly string[]): string | undefined {
+  const lower = word.toLowerCase();
+  return candidates.find((c) => editDistance(c.toLowerCase(), lower) <= 2);
+}
 
 /** Levenshtein distance: how many single-character edits turn `a` into `b`. */
 function editDistance(a: string, b: string): number {

@@ -1,5 +1,5 @@
 import type { StartOptions } from './context.js';
-import { nearest } from './near.js';
+import { suggestion } from './near.js';
 
 /**
  * Throws, naming every problem, when `Course.start()`'s options hold a key Course does not know
@@ -13,8 +13,9 @@ export function checkOptions(options: unknown): void {
   const problems: string[] = [];
   for (const [key, value] of Object.entries(options)) {
     if (!Object.hasOwn(KINDS, key)) {
-      const near = nearest(key, Object.keys(KINDS));
-      problems.push(`"${key}" is not an option${near ? ` (did you mean ${near}?)` : ''}`);
+      problems.push(
+        `"${key}" is not an option (${suggestion(key, Object.keys(KINDS), 'options')})`,
+      );
       continue;
     }
     const kind = KINDS[key as keyof StartOptions];

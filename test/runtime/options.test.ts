@@ -33,6 +33,9 @@ describe('the options of Course.start()', () => {
     ).toThrow(
       '"bodyLimit" must be a whole number above 0; "trustProxy" must be a whole number, 0 or more; "redirectHosts" must be a list of host names; "debug" must be true or false',
     );
+    expect(() => checkOptions({ colour: 'red' })).toThrow(
+      '"colour" is not an option (the options are debug, onError, secret',
+    );
     expect(() => checkOptions('fast')).toThrow('are not an object');
     expect(() => checkOptions(JSON.parse('{"__proto__": 1}'))).toThrow(
       '"__proto__" is not an option',
