@@ -47,6 +47,15 @@ export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): 
     ? `${emitStaticTree(leaves, functions)}\nreturn null;`
     : `const index = $static.find(path, method);
 return index === null || index === undefined ? index : $hit(index);`;
+  const walk = inline
+    ? '$n0(method, path, host)'
+    : 'walkTree($tree, $tests, $routes, method, path, host)';
+  // An app without dynamic routes has no query to check for (`resolveTarget`).
+  const dynamicLookup =
+    tested.length === 0
+      ? 'return undefined;'
+      : `// A raw target's query is cut before its route is looked for among these (\`resolveTarget\`).
+  return target === true && path.indexOf('?') !== -1 ? undefined : ${walk};`;
   return [
     code(`const $tests = testList(${str(dynamic.tests[0])}, ${str(dynamic.tests[1])});`),
     printed(
@@ -62,8 +71,7 @@ return index === null || index === undefined ? index : $hit(index);`;
     code(`function match(method: string, path: string, host: string, target?: boolean): MatchHit | undefined {
   const hit = matchStatic(method, path);
   if (hit !== null) return hit;
-  // A raw target's query is cut before its route is looked for among these (\`resolveTarget\`).
-  return target === true && path.indexOf('?') !== -1 ? undefined : ${inline ? '$n0(method, path, host)' : 'walkTree($tree, $tests, $routes, method, path, host)'};
+  ${dynamicLookup}
 }
 
 /** A static path's answer; \`null\` when the path is not one of them. */

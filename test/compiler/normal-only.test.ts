@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteTable } from 'course-router';
 import { resolveTarget } from '../../runtime/target.js';
@@ -124,6 +126,26 @@ describe('routes that match only normal paths', () => {
       expect([resolved?.path, resolved?.hit?.params], raw).toEqual([path, params]);
     }
     expect(resolve('/a/%zz?x=1')).toBeUndefined();
+  });
+
+  it('a module with no dynamic route leaves the query check out, and still resolves a query', async () => {
+    const staticApp = writeApp({
+      'routes.ts': `import { Course } from 'course-router';\nCourse.get('/about', () => 'a').name('about');\n`,
+    });
+    try {
+      const result = await runCli(['build', '--root', staticApp]);
+      expect(result.code, result.stderr).toBe(0);
+      const source = readFileSync(path.join(staticApp, 'generated/routes.gen.ts'), 'utf8');
+      expect(source).not.toContain("path.indexOf('?')");
+      expect(readFileSync(path.join(dir, 'generated/routes.gen.ts'), 'utf8')).toContain(
+        "path.indexOf('?')",
+      );
+      const only = await importTable(staticApp);
+      expect(resolveTarget(only, 'GET', '/about?x=1', '')?.hit?.route.name).toBe('about');
+      expect(resolveTarget(only, 'GET', '/other?x=1', '')?.hit).toBeUndefined();
+    } finally {
+      removeApp(staticApp);
+    }
   });
 
   it('resolve a normal rest of the path without normalising, and any other rest as normalising would', () => {
