@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type ResolvedConfig } from './config.js';
+import { contextReader } from './context-use.js';
 import { emitModule } from './emit/index.js';
 import { expandRoutes } from './expand.js';
 import { BuildError, Diagnostics, RouteDefinitionError } from './errors.js';
@@ -78,6 +79,12 @@ export async function compile(
   const app = resolveApp(drafts, handlerGroups, loaded.recording, config, index, diagnostics);
   validateRoutes(app.routes, config.root, diagnostics);
   if (diagnostics.errors.length > 0) throw new BuildError(diagnostics.errors, config.root);
+  app.contextReader = contextReader(
+    appModules(app, loaded.files),
+    config.root,
+    config.outFile,
+    index,
+  );
   const chunks = emitModule(app, {
     outFile: config.outFile,
     hash: hashInputs(config, loaded.files),
@@ -87,6 +94,21 @@ export async function compile(
 }
 
 // --- internal ---
+
+/** The modules a server runs for the app: route files, and every class its routes name. */
+function appModules(app: CompiledApp, routeFiles: readonly string[]): string[] {
+  const files = new Set(routeFiles);
+  const add = (ref: { class: { file: string } } | undefined) => ref && files.add(ref.class.file);
+  for (const route of app.routes) {
+    if (route.handler.kind === 'method') files.add(route.handler.class.file);
+    route.middleware.forEach(add);
+    route.handlers.forEach(add);
+  }
+  for (const group of app.handlerGroups) group.handlers.forEach(add);
+  app.bootManagers.forEach(add);
+  add(app.csrfVerifier);
+  return [...files];
+}
 
 function hashInputs(config: ResolvedConfig, files: readonly string[]): string {
   const hash = createHash('sha256');

@@ -40,6 +40,7 @@ export function resolveApp(
     closures: [],
     imports: [],
     constants: [],
+    contextReader: undefined,
   };
   const references = new ReferenceCache(config, index, diagnostics);
   for (const draft of drafts) {

@@ -472,6 +472,7 @@ const table = defineRoutes({
   names,
   hosts,
   usesHost: true,
+  usesContext: true,
   handlersFor: (path: string, host: string) => handlersOf($handlerGroups, path, host),
   bootManagers: [],
   csrfVerifier: $c10,
