@@ -18,10 +18,11 @@ export interface HttpResult {
 }
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const SERVERS = ['node', 'course', 'fastify', 'hono'] as const;
+const SERVERS = ['node', 'course', 'courseContext', 'fastify', 'hono'] as const;
 const NAMES: Record<(typeof SERVERS)[number], string> = {
   node: 'bare node:http',
   course: 'course (node:http adapter)',
+  courseContext: 'course, the route calling request()',
   fastify: 'fastify',
   hono: 'hono + @hono/node-server',
 };
@@ -32,15 +33,16 @@ const NAMES: Record<(typeof SERVERS)[number], string> = {
  * servers; the median round counts.
  */
 export async function runHttp(options: RunOptions): Promise<HttpResult[]> {
-  const dir = path.join(os.tmpdir(), `course-bench-http-${process.pid}`);
-  writeCourseApp(dir, [...STANDARD_ROUTES, { method: 'GET', path: '/user/:id' }]);
-  const file = path.join(dir, 'routes.ts');
-  const routes = readFileSync(file, 'utf8');
-  const line = `Course.match(["GET"], "/user/{id}", 'Bench@handle');`;
-  if (!routes.includes(line)) throw new Error('bench: the /user/{id} route was not written');
-  writeFileSync(file, routes.replace(line, "Course.get('/user/{id}', (id) => `hello ${id}`);"));
-  await (await import('../compiler/index.js')).build({ root: dir });
-  const table = path.join(dir, 'generated/routes.gen.ts');
+  const tables = {
+    // No module calls a request helper: served without `AsyncLocalStorage`.
+    course: await courseApp('plain', '(id) => `hello ${id}`'),
+    // The same, with the request read through the context, as most apps do somewhere.
+    courseContext: await courseApp(
+      'context',
+      "(id) => `hello ${request().getHeader('x-name') ?? id}`",
+      "import { request } from 'course-router';",
+    ),
+  };
   const rounds = options.smoke ? 1 : 5;
   const seconds = options.smoke ? 1 : 5;
   const samples = new Map<string, { rps: number[]; cpu: number[]; errors: number }>();
@@ -49,7 +51,14 @@ export async function runHttp(options: RunOptions): Promise<HttpResult[]> {
       const port = 30000 + Math.floor(Math.random() * 20000);
       const child = spawn(
         process.execPath,
-        ['--import', 'tsx', path.join(HERE, 'http-server.ts'), kind, String(port), table],
+        [
+          '--import',
+          'tsx',
+          path.join(HERE, 'http-server.ts'),
+          kind === 'courseContext' ? 'course' : kind,
+          String(port),
+          kind === 'course' || kind === 'courseContext' ? tables[kind] : '',
+        ],
         {
           cwd: path.join(HERE, '..'),
           stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
@@ -84,6 +93,25 @@ export async function runHttp(options: RunOptions): Promise<HttpResult[]> {
     cpuMicros: median(samples.get(kind)!.cpu),
     errors: samples.get(kind)!.errors,
   }));
+}
+
+/**
+ * Builds the standard set's app with `GET /user/{id}` answered by `handler`; returns its
+ * generated module.
+ */
+async function courseApp(name: string, handler: string, imports = ''): Promise<string> {
+  const dir = path.join(os.tmpdir(), `course-bench-http-${process.pid}-${name}`);
+  writeCourseApp(dir, [...STANDARD_ROUTES, { method: 'GET', path: '/user/:id' }]);
+  const file = path.join(dir, 'routes.ts');
+  const routes = readFileSync(file, 'utf8');
+  const line = `Course.match(["GET"], "/user/{id}", 'Bench@handle');`;
+  if (!routes.includes(line)) throw new Error('bench: the /user/{id} route was not written');
+  writeFileSync(
+    file,
+    `${imports}\n${routes.replace(line, `Course.get('/user/{id}', ${handler});`)}`,
+  );
+  await (await import('../compiler/index.js')).build({ root: dir });
+  return path.join(dir, 'generated/routes.gen.ts');
 }
 
 /** The CPU time (user and system, µs) a server process has used so far. */
