@@ -151,22 +151,29 @@ class Walk {
       const name = use.names.find((n) => GENERATED_READERS.has(n));
       return name === undefined ? undefined : `${at}: imports ${name} from the generated module`;
     }
-    if (resolved.isExternalLibraryImport) {
-      return this.dependsOnCourse(file)
-        ? `${at}: imports ${spec}, a package that depends on ${PACKAGE}`
-        : undefined;
-    }
-    return CODE.test(file) && !/\.d\.[cm]?ts$/.test(file) ? { file } : undefined;
+    const declaration = /\.d\.[cm]?ts$/.test(file);
+    const packaged =
+      resolved.isExternalLibraryImport || file.split(path.sep).includes('node_modules');
+    // The app's modules, and sources it reaches outside its folder (a workspace's), are read.
+    if (!packaged && !declaration) return CODE.test(file) ? { file } : undefined;
+    if (!packaged && isInside(this.root, file)) return undefined; // the app's own types
+    // A package, or a linked one seen through its types: its manifest tells.
+    const owner = this.packageOf(file);
+    if ((resolved.packageId?.name ?? owner?.name) === PACKAGE)
+      return `${at}: imports ${PACKAGE} as ${spec}`;
+    return owner?.depends
+      ? `${at}: imports ${spec}, a package that depends on ${PACKAGE}`
+      : undefined;
   }
 
-  /** Whether the package holding `file` lists `course-router` among its dependencies. */
-  private dependsOnCourse(file: string): boolean {
+  /** The manifest of the package holding `file`. */
+  private packageOf(file: string): Manifest | undefined {
     for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
       const manifest = this.manifest(path.join(dir, 'package.json'));
       // The nearest manifest with a name is the package's own (`{"type"}` ones sit in folders).
-      if (manifest?.named) return manifest.depends;
+      if (manifest?.name !== undefined) return manifest;
     }
-    return false;
+    return undefined;
   }
 
   private manifest(file: string): Manifest | undefined {
@@ -276,13 +283,18 @@ function compilerOptions(root: string): Ts.CompilerOptions {
   };
 }
 
+function isInside(dir: string, file: string): boolean {
+  const relative = path.relative(dir, file);
+  return !relative.startsWith('..') && !path.isAbsolute(relative);
+}
+
 function sameModule(file: string, outFile: string): boolean {
   return file.replace(/\.[cm]?[jt]s$/, '') === outFile.replace(/\.[cm]?[jt]s$/, '');
 }
 
 /** What the walk reads of a `package.json`. */
 interface Manifest {
-  named: boolean;
+  name: string | undefined;
   /** It lists `course-router` among its dependencies, peer or optional ones. */
   depends: boolean;
 }
@@ -299,5 +311,6 @@ function readManifest(file: string): Manifest {
     const list = data[field];
     return typeof list === 'object' && list !== null && Object.hasOwn(list, PACKAGE);
   });
-  return { named: typeof data['name'] === 'string', depends };
+  const name = typeof data['name'] === 'string' ? data['name'] : undefined;
+  return { name, depends };
 }

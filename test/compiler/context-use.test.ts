@@ -99,6 +99,12 @@ Course.get('/', () => lib());`,
       'routes.ts:2:1: imports course-plugin, a package that depends on course-router',
     );
     expect(readerOf(files(false))).toBeUndefined();
+    expect(
+      readerOf({
+        'package.json': JSON.stringify({ type: 'module', imports: { '#router': 'course-router' } }),
+        'routes.ts': `${COURSE}import { Course as Router } from '#router';`,
+      }),
+    ).toBe('routes.ts:2:1: imports course-router as #router');
   });
 
   it('is needed wherever the build cannot follow: a computed import, an unresolved one, another way to load course-router', () => {
