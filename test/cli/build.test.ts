@@ -54,8 +54,12 @@ describe('course build', () => {
       ok: true,
       routes: 1,
       files: 1,
+      requestContext: false,
       warnings: [],
     });
+    writeFile(dir, 'routes.ts', `${ROUTES}import { request } from 'course-router';\n`);
+    const reading = JSON.parse((await runCli(['build', '--root', dir, '--json'])).stdout);
+    expect(reading.requestContext).toBe('routes.ts:3:1: imports request from course-router');
   });
 
   it('honours course.config.ts (routes file and output path)', async () => {
