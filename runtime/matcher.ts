@@ -68,8 +68,10 @@ export function matchSegments(
       continue;
     }
     let value: string | undefined;
-    if (pos >= n) {
+    // A path of the root alone (`/`) is one without a first parameter (`/{lang?}`).
+    if (pos >= n || (pos === 0 && n === 1 && path.charCodeAt(0) === 47)) {
       if (step[0] === 0) return undefined;
+      pos = n;
     } else {
       if (path.charCodeAt(pos) !== 47 /* '/' */) return undefined;
       const check = step[1];

@@ -79,9 +79,11 @@ export function pathLines(
       at = plus(at, pending.length);
       pending = '';
       const [begin, end, value] = [name('s'), name('e'), name('v')];
+      // A path of the root alone (`/`) is one without the parameter (`/{lang?}`).
+      const root = at.variable === undefined && at.offset === 0;
       lines.push(
         `let ${value}: string | undefined;`,
-        `let ${end} = ${print(at)};`,
+        root ? `let ${end} = path === '/' ? 1 : 0;` : `let ${end} = ${print(at)};`,
         `if (${end} < path.length) {`,
         `  if (path.charCodeAt(${end}) !== 47) ${fail}`,
         `  const ${begin} = ${end} + 1;`,
