@@ -61,6 +61,8 @@ export const CONTEXT_FREE: ReadonlySet<string> = new Set([
   'testPath',
   'walkTree',
   'wordEnd',
+  'charRun',
+  'runEnd',
   'parseTree',
   'segmentHash',
 ]);

@@ -6,12 +6,14 @@
 import {
   allowedIn,
   buildUrl,
+  charRun,
   decodeParam,
   defineRoutes,
   handlersOf,
   hitList,
   parseTree,
   RouteList,
+  runEnd,
   segmentHash,
   StaticPaths,
   templates,
@@ -76,11 +78,13 @@ const $routes = new RouteList(
 
 const $tests = testList(
   '{"count":11,"verbs":[["GET","HEAD"],["PUT","PATCH"],["DELETE"]],"regexes":[["^(?:[0-9]+)$",""],["^(?:[a-z0-9-]+)$",""],["^([^.]+)\\\\.localhost$","i"]]}',
-  '[1,1,0,["/hello",[1,0]],0,1,0]\n[2,1,0,["/user",[0,1]],0,1,0]\n[3,1,0,["/user",[0,1],"/posts",[1,2]],0,2,0]\n[8,1,0,["/photos",[0,0]],0,1,0]\n[9,1,0,["/photos",[0,0],"/edit"],0,1,0]\n[10,2,0,["/photos",[0,0]],0,1,0]\n[11,3,0,["/photos",[0,0]],0,1,0]\n[13,1,0,["/animals","/view",[1,0]],0,1,0]\n[15,1,3,["/dashboard"],0,0,0]\n[19,1,0,["/admin","/users",[0,1]],0,1,0]\n[20,1,0,["/api","/photos",[0,1]],0,1,0]',
+  '[1,1,0,["/hello",[1,0]],0,1,0]\n[2,1,0,["/user",[0,1,1]],0,1,0]\n[3,1,0,["/user",[0,1,1],"/posts",[1,2,1]],0,2,0]\n[8,1,0,["/photos",[0,0]],0,1,0]\n[9,1,0,["/photos",[0,0],"/edit"],0,1,0]\n[10,2,0,["/photos",[0,0]],0,1,0]\n[11,3,0,["/photos",[0,0]],0,1,0]\n[13,1,0,["/animals","/view",[1,0]],0,1,0]\n[15,1,3,["/dashboard"],0,0,0]\n[19,1,0,["/admin","/users",[0,1,1]],0,1,0]\n[20,1,0,["/api","/photos",[0,1,1]],0,1,0]',
 );
 
 const $r0 = /^(?:[0-9]+)$/;
 const $r1 = /^(?:[a-z0-9-]+)$/;
+const $u0 = charRun($r0);
+const $u1 = charRun($r1);
 
 const $hit = hitList(
   '0\n4\n5\n7\n[11,["create"]]\n6\n[10,["create"]]\n12\n14\n16\n17\n18',
@@ -211,30 +215,27 @@ function $n1(method: string, path: string, host: string): MatchHit | undefined {
 function $n2(method: string, path: string, host: string): MatchHit | undefined {
   b1: {
     if (path.charCodeAt(5) !== 47) break b1;
-    let e2 = path.indexOf('/', 6);
-    if (e2 === -1) e2 = path.length;
-    const v3 = path.slice(6, e2);
-    if (v3 === '' || !$r0.test(v3)) break b1;
+    const e2 = runEnd(path, 6, $u0);
+    if (e2 === 6) break b1;
+    b3: {
+      if (method !== 'GET' && method !== 'HEAD') break b3;
+      if (path.length !== e2) break b3;
+      return { route: $routes.at(2), params: [path.slice(6, e2)] };
+    }
     b4: {
       if (method !== 'GET' && method !== 'HEAD') break b4;
-      if (path.length !== e2) break b4;
-      return { route: $routes.at(2), params: [decodeParam(v3)] };
-    }
-    b5: {
-      if (method !== 'GET' && method !== 'HEAD') break b5;
-      if (path.slice(e2, e2 + 6) !== '/posts') break b5;
-      let v8: string | undefined;
-      let e7 = e2 + 6;
-      if (e7 < path.length) {
-        if (path.charCodeAt(e7) !== 47) break b5;
-        const s6 = e7 + 1;
-        e7 = path.indexOf('/', s6);
-        if (e7 === -1) e7 = path.length;
-        v8 = path.slice(s6, e7);
-        if (v8 === '' || !$r1.test(v8)) break b5;
+      if (path.slice(e2, e2 + 6) !== '/posts') break b4;
+      let v7: string | undefined;
+      let e6 = e2 + 6;
+      if (e6 < path.length) {
+        if (path.charCodeAt(e6) !== 47) break b4;
+        const s5 = e6 + 1;
+        e6 = runEnd(path, s5, $u1);
+        if (e6 === s5) break b4;
+        v7 = path.slice(s5, e6);
       }
-      if (path.length !== e7) break b5;
-      return { route: $routes.at(3), params: [decodeParam(v3), decodeParam(v8)] };
+      if (path.length !== e6) break b4;
+      return { route: $routes.at(3), params: [path.slice(6, e2), v7] };
     }
   }
   return undefined;
@@ -301,12 +302,10 @@ function $n6(method: string, path: string, host: string): MatchHit | undefined {
   b1: {
     if (method !== 'GET' && method !== 'HEAD') break b1;
     if (path.slice(6, 13) !== '/users/') break b1;
-    let e2 = path.indexOf('/', 13);
-    if (e2 === -1) e2 = path.length;
+    const e2 = runEnd(path, 13, $u0);
+    if (e2 === 13) break b1;
     if (path.length !== e2) break b1;
-    const v3 = path.slice(13, e2);
-    if (v3 === '' || !$r0.test(v3)) break b1;
-    return { route: $routes.at(19), params: [decodeParam(v3)] };
+    return { route: $routes.at(19), params: [path.slice(13, e2)] };
   }
   return undefined;
 }
@@ -315,12 +314,10 @@ function $n7(method: string, path: string, host: string): MatchHit | undefined {
   b1: {
     if (method !== 'GET' && method !== 'HEAD') break b1;
     if (path.slice(4, 12) !== '/photos/') break b1;
-    let e2 = path.indexOf('/', 12);
-    if (e2 === -1) e2 = path.length;
+    const e2 = runEnd(path, 12, $u0);
+    if (e2 === 12) break b1;
     if (path.length !== e2) break b1;
-    const v3 = path.slice(12, e2);
-    if (v3 === '' || !$r0.test(v3)) break b1;
-    return { route: $routes.at(20), params: [decodeParam(v3)] };
+    return { route: $routes.at(20), params: [path.slice(12, e2)] };
   }
   return undefined;
 }

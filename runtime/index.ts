@@ -52,7 +52,16 @@ export type {
   UrlPart,
 } from './types.js';
 export type * from './dsl/types.js';
-export { allowedIn, handlersOf, testedRoutes, testPath, walkTree, wordEnd } from './matcher.js';
+export {
+  allowedIn,
+  charRun,
+  handlersOf,
+  runEnd,
+  testedRoutes,
+  testPath,
+  walkTree,
+  wordEnd,
+} from './matcher.js';
 export type { DynamicRoute, HandlerGroup, RouteTest, SegmentProgram } from './matcher.js';
 export { parseTree, segmentHash } from './tree.js';
 export type { MatchTree } from './tree.js';

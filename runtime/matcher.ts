@@ -38,7 +38,11 @@ function hostMatches(domain: RegExp | string | undefined, host: string): boolean
  * A route's path program for `matchSegments`: literal strings, and parameters as
  * `[optional, check]` where `check` is `0` (`\w+`, read by `wordEnd`) or an anchored regex.
  */
-export type SegmentProgram = readonly (string | readonly [optional: 0 | 1, check: RegExp | 0])[];
+export type SegmentProgram = readonly (
+  | string
+  | readonly [optional: 0 | 1, check: RegExp | 0]
+  | readonly [optional: 0 | 1, check: RegExp, run: Uint8Array]
+)[];
 
 /**
  * Runs a path program (see the compiler's segments emitter): literals compared in place, each
@@ -76,9 +80,9 @@ export function matchSegments(
       if (path.charCodeAt(pos) !== 47 /* '/' */) return undefined;
       const check = step[1];
       let end: number;
-      if (check === 0) {
-        // A word has no `%`: nothing to decode.
-        end = wordEnd(path, pos + 1);
+      if (check === 0 || step.length === 3) {
+        // A word, or a run of one class without `%`: nothing to decode.
+        end = check === 0 ? wordEnd(path, pos + 1) : runEnd(path, pos + 1, step[2]!);
         if (end === pos + 1 || (end < n && path.charCodeAt(end) !== 47)) return undefined;
         value = path.slice(pos + 1, end);
       } else {
@@ -113,6 +117,30 @@ export function wordEnd(text: string, start: number): number {
     // 0-9, A-Z, _, a-z
     if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || c === 95 || (c >= 97 && c <= 122)))
       return i;
+  }
+  return i;
+}
+
+/**
+ * The characters a parameter's regex takes when it is a run of one ASCII class (`[0-9]+`): a
+ * table by character code, `1` for each character the regex takes alone. The build makes sure
+ * that the class is ASCII and takes neither `/` nor `%`.
+ */
+export function charRun(regex: RegExp): Uint8Array {
+  const set = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) set[c] = regex.test(String.fromCharCode(c)) ? 1 : 0;
+  return set;
+}
+
+/**
+ * The position of the first character from `start` on that `set` (`charRun`) does not hold,
+ * or the end: such a parameter's value is read as its end is found, as a word's is.
+ */
+export function runEnd(text: string, start: number, set: Uint8Array): number {
+  let i = start;
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 127 || set[c] === 0) return i;
   }
   return i;
 }

@@ -3,6 +3,7 @@ import type { RouteRecord } from '../types.js';
 import { Interned } from './_intern.js';
 import { str } from './_print.js';
 import { normalWithNormalRest } from './normal-only.js';
+import type { RegexConstant } from './path-code.js';
 import { codeSteps, segmentSteps, splitHead, type SegmentStep } from './segments.js';
 
 /**
@@ -15,7 +16,7 @@ import { codeSteps, segmentSteps, splitHead, type SegmentStep } from './segments
 export function emitDynamic(
   tested: readonly RouteRecord[],
   inline: boolean,
-  regex: (source: string) => string,
+  regex: RegexConstant,
 ): {
   tried: TriedRoute[];
   functions: string[];
@@ -76,11 +77,7 @@ export function emitDynamic(
  * A route whose shape needs its regex (a parameter matching `/`, or several in one segment):
  * its leading literal compared first, then one `exec`, whose groups are its parameters.
  */
-function emitRegexFunction(
-  name: string,
-  route: RouteRecord,
-  regex: (source: string) => string,
-): string {
+function emitRegexFunction(name: string, route: RouteRecord, regex: RegexConstant): string {
   const head = route.tokens[0]?.kind === 'literal' ? route.tokens[0].text : '';
   const groups = (new RegExp(`${route.regex}|`).exec('')?.length ?? 1) - 1;
   const values = Array.from({ length: groups }, (_, i) => `decodeParam(m[${i + 1}])`);
@@ -133,7 +130,9 @@ function emitRouteTest(
   const program = split?.steps.map((step) =>
     step.kind === 'literal'
       ? step.text
-      : [step.optional ? 1 : 0, step.check === undefined ? 0 : regex(step.check)],
+      : step.check === undefined
+        ? [step.optional ? 1 : 0, 0]
+        : [step.optional ? 1 : 0, regex(step.check), ...(step.run ? [1] : [])],
   );
   const path = route.match
     ? regex(route.match.source, route.match.flags)

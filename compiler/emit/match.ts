@@ -2,6 +2,7 @@ import type { MatcherPlan, PlannedHit } from '../plan.js';
 import type { RouteRecord } from '../types.js';
 import { code, printed, type Chunk } from './_chunk.js';
 import { Interned } from './_intern.js';
+import type { RegexConstant } from './path-code.js';
 import { fits, str } from './_print.js';
 import { emitDynamic } from './dynamic-code.js';
 import { staticKey } from '../../runtime/data/statics.js';
@@ -32,7 +33,10 @@ export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): 
   const inline = tested.length <= INLINE_MAX;
   // Regexes of the generated code, hoisted to module constants `$r<position>`.
   const codeRegexes = new Interned<string>();
-  const regex = (source: string): string => `$r${codeRegexes.add(source)}`;
+  // The character tables of parameters that are runs of one class, `$u<position>`.
+  const runs = new Interned<string>();
+  const regex: RegexConstant = (source, run) =>
+    run ? `$u${runs.add(`$r${codeRegexes.add(source)}`)}` : `$r${codeRegexes.add(source)}`;
   const dynamic = emitDynamic(tested, inline, regex);
   const nodes = inline
     ? emitNodeFunctions(tree, dynamic.tried, regex)
@@ -59,7 +63,10 @@ return index === null || index === undefined ? index : $hit(index);`;
   return [
     code(`const $tests = testList(${str(dynamic.tests[0])}, ${str(dynamic.tests[1])});`),
     printed(
-      codeRegexes.values.map((source, k) => `const $r${k} = ${regexLiteral(source)};`).join('\n'),
+      [
+        ...codeRegexes.values.map((source, k) => `const $r${k} = ${regexLiteral(source)};`),
+        ...runs.values.map((constant, k) => `const $u${k} = charRun(${constant});`),
+      ].join('\n'),
     ),
     code(
       `const $hit = hitList(${str(hits.values.map((hit) => JSON.stringify(hitRow(hit))).join('\n'))}, ${hits.values.length}, $routes);`,

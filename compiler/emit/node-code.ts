@@ -8,6 +8,7 @@ import {
   print,
   type CodeContext,
   type Position,
+  type RegexConstant,
 } from './path-code.js';
 import type { SegmentStep } from './segments.js';
 
@@ -25,7 +26,7 @@ const COMPARE_MAX = 8;
 export function emitNodeFunctions(
   root: TreeNode,
   tried: readonly TriedRoute[],
-  regex: (source: string) => string,
+  regex: RegexConstant,
 ): { functions: string[]; tables: string[] } {
   const functions: string[] = [];
   const tables: string[] = [];
@@ -92,11 +93,7 @@ interface Attempt {
  * requests of `/event/{id}`, `/event/{id}/comments` and `/event/{id}/comment` find the end of
  * `id` once, then compare what follows.
  */
-function routeLines(
-  node: TreeNode,
-  tried: readonly TriedRoute[],
-  regex: (source: string) => string,
-): string[] {
+function routeLines(node: TreeNode, tried: readonly TriedRoute[], regex: RegexConstant): string[] {
   const attempts = node.t.map((position): Attempt => {
     const route = tried[position]!;
     if (route.steps === undefined) return { route, steps: undefined, at: START };
@@ -119,7 +116,7 @@ function attemptLines(
   attempts: readonly Attempt[],
   values: readonly string[],
   names: (kind: string) => string,
-  regex: (source: string) => string,
+  regex: RegexConstant,
 ): string[] {
   const lines: string[] = [];
   for (let i = 0; i < attempts.length;) {
@@ -131,7 +128,7 @@ function attemptLines(
       // The literal and parameter the routes begin with, read once; each route goes on after it.
       const label = names('b');
       const context: CodeContext = { fail: `break ${label};`, name: names, regex };
-      const param = paramLines(shared.check, shared.pending, attempt.at, context);
+      const param = paramLines(shared, shared.pending, attempt.at, context);
       const rest = attempts.slice(i, j).map((a) => ({
         route: a.route,
         steps: a.steps!.slice(shared.length),
@@ -159,7 +156,7 @@ function singleLines(
   { route, steps, at }: Attempt,
   values: readonly string[],
   names: (kind: string) => string,
-  regex: (source: string) => string,
+  regex: RegexConstant,
 ): string[] {
   const hit = (params: string, normal = false): string =>
     `return { route: $routes.at(${route.route}), params: ${params}${normal ? ', normal: true' : ''} };`;
@@ -183,7 +180,9 @@ function singleLines(
 /** The literal and required parameter a route's remaining steps begin with. */
 function leadingParam(
   attempt: Attempt,
-): { pending: string; check: string | undefined; length: number; at: string } | undefined {
+):
+  | { pending: string; check: string | undefined; run: boolean; length: number; at: string }
+  | undefined {
   const steps = attempt.steps;
   if (steps === undefined) return undefined;
   let pending = '';
@@ -191,7 +190,8 @@ function leadingParam(
     const step = steps[k]!;
     if (step.kind === 'literal') pending += step.text;
     else if (step.kind === 'param' && !step.optional) {
-      return { pending, check: step.check, length: k + 1, at: print(attempt.at) };
+      const { check, run } = step;
+      return { pending, check, run, length: k + 1, at: print(attempt.at) };
     } else return undefined;
   }
   return undefined;

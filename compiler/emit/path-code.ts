@@ -14,8 +14,14 @@ export interface CodeContext {
   /** A new variable name, unique in the function (`e` + a number). */
   name: (kind: string) => string;
   /** The module constant holding a regex. */
-  regex: (source: string) => string;
+  regex: RegexConstant;
 }
+
+/**
+ * The module constant holding the regex `source`; with `run`, the one holding its table of
+ * characters (runtime `charRun`), for a parameter that is a run of one ASCII class.
+ */
+export type RegexConstant = (source: string, run?: boolean) => string;
 
 /**
  * The statements testing the path from `start` on against `steps` (a route's path, or what is left
@@ -87,11 +93,11 @@ export function pathLines(
         `if (${end} < path.length) {`,
         `  if (path.charCodeAt(${end}) !== 47) ${fail}`,
         `  const ${begin} = ${end} + 1;`,
-        ...(step.check === undefined
+        ...(step.check === undefined || step.run
           ? [
-              // The word ends at the first other character; what follows checks that it is a
-              // slash or the end of the path.
-              `  ${end} = wordEnd(path, ${begin});`,
+              // The word (or run) ends at the first other character; what follows checks that
+              // it is a slash or the end of the path.
+              `  ${end} = ${runEnd(step.check, begin, regex)};`,
               `  if (${end} === ${begin}) ${fail}`,
               `  ${value} = path.slice(${begin}, ${end});`,
             ]
@@ -103,11 +109,11 @@ export function pathLines(
             ]),
         `}`,
       );
-      found.push(step.check === undefined ? value : `decodeParam(${value})`);
+      found.push(step.check === undefined || step.run ? value : `decodeParam(${value})`);
       at = { variable: end, offset: 0 };
       continue;
     }
-    const param = paramLines(step.check, pending, at, context);
+    const param = paramLines(step, pending, at, context);
     lines.push(...param.lines);
     checks.push(...param.checks);
     found.push(param.value);
@@ -127,11 +133,12 @@ export function pathLines(
 
 /**
  * A required parameter after the literal `pending` at `at`: the literal and the `/` before the
- * value in one comparison, then the value's end. A word is read as its end is looked for; any
- * other value's regex check is returned apart (`checks`), for the caller to run when it wants.
+ * value in one comparison, then the value's end. A word or a run is read as its end is looked
+ * for; any other value's regex check is returned apart (`checks`), for the caller to run when
+ * it wants.
  */
 export function paramLines(
-  check: string | undefined,
+  { check, run }: { check: string | undefined; run: boolean },
   pending: string,
   at: Position,
   context: CodeContext,
@@ -139,12 +146,12 @@ export function paramLines(
   const { fail, name, regex } = context;
   const start = print(plus(at, pending.length + 1));
   const end = name('e');
-  if (check === undefined) {
-    // What follows checks that a `/` or the end of the path is after the word.
+  if (check === undefined || run) {
+    // What follows checks that a `/` or the end of the path is after the word (or run).
     return {
       lines: [
         slashAfter(pending, at, fail),
-        `const ${end} = wordEnd(path, ${start});`,
+        `const ${end} = ${runEnd(check, start, regex)};`,
         `if (${end} === ${start}) ${fail}`,
       ],
       checks: [],
@@ -166,6 +173,16 @@ export function paramLines(
     value: `decodeParam(${value})`,
     end: { variable: end, offset: 0 },
   };
+}
+
+/**
+ * Where the value starting at `start` ends: a word's (`regex` undefined), or a run's of the
+ * class of the regex `regex`.
+ */
+function runEnd(regex: string | undefined, start: string, constant: RegexConstant): string {
+  return regex === undefined
+    ? `wordEnd(path, ${start})`
+    : `runEnd(path, ${start}, ${constant(regex, true)})`;
 }
 
 /** `at` as an expression. */

@@ -5,8 +5,12 @@ const DEFAULT_REGEX = '\\w+';
 /** One step of a path program: a literal compared in place, or one `/`-separated parameter. */
 export type SegmentStep =
   | { kind: 'literal'; text: string }
-  /** `check`: the anchored regex source, `undefined` for the default `\w+`. */
-  | { kind: 'param'; optional: boolean; check: string | undefined }
+  /**
+   * `check`: the anchored regex source, `undefined` for the default `\w+`. `run`: the regex is
+   * a run of one class of ASCII characters without `/` and `%` (`[0-9]+`, `[a-z0-9-]+`), read
+   * to its end character by character (runtime `runEnd`), never decoded.
+   */
+  | { kind: 'param'; optional: boolean; check: string | undefined; run: boolean }
   /**
    * A last parameter written `.*` or `.+`: the rest of the path after a `/`. `normal`: the
    * path is normal when the rest is (runtime `MatchHit.normal`).
@@ -33,6 +37,7 @@ export function segmentSteps(route: RouteRecord): SimpleStep[] | undefined {
           kind: 'param',
           optional: token.optional,
           check: token.regex === DEFAULT_REGEX ? undefined : `^(?:${token.regex})$`,
+          run: token.regex !== DEFAULT_REGEX && isAsciiRun(token.regex),
         },
   );
 }
@@ -111,3 +116,16 @@ export function classUnit(source: string): RegExp | undefined {
 }
 
 const ONE_CLASS = /^(\\[dw]|\[(?:\\.|[^\]\\])+\])(?:[+*?]|\{\d+(?:,\d*)?\})?$/;
+
+/**
+ * Whether the parameter regex `source` is one class repeated (`+`, or `*`: a segment is never
+ * empty) whose characters are all ASCII, none of them `/` or `%`: `\d+`, `[0-9]+`,
+ * `[a-z0-9-]+`. A negated class, a class escape other than `\d` and `\w`, or a character
+ * written as a code (`\u…`, `\x…`) may take others, and is left to the regex.
+ */
+export function isAsciiRun(source: string): boolean {
+  if (!/[+*]$/.test(source) || /\\[^dw\-.\\^$|()[\]{}?*+/]|\[\^|[^\x20-\x7e]/.test(source))
+    return false;
+  const unit = classUnit(source);
+  return unit !== undefined && !unit.test('/') && !unit.test('%');
+}

@@ -1,4 +1,4 @@
-import type { RouteTest } from '../matcher.js';
+import { charRun, type RouteTest } from '../matcher.js';
 import type { UrlPart } from '../types.js';
 import { Rows } from './rows.js';
 
@@ -29,13 +29,24 @@ export function testList(json: string, rows: string): Rows<RouteTest> {
               ? step
               : step[1] === 0
                 ? WORD_STEPS[step[0]]
-                : ([step[0], regex(step[1])] as const),
+                : step[2] === 1
+                  ? ([step[0], regex(step[1]), runOf(regex(step[1]))] as const)
+                  : ([step[0], regex(step[1])] as const),
           ),
       url === 0 ? 0 : regex(url),
       urlParams,
       captures,
     ],
   );
+}
+
+// One table per regex, shared by the programs that test it.
+const runs = new WeakMap<RegExp, Uint8Array>();
+
+function runOf(regex: RegExp): Uint8Array {
+  let set = runs.get(regex);
+  if (set === undefined) runs.set(regex, (set = charRun(regex)));
+  return set;
 }
 
 // The steps of a `\w+` parameter, required and optional, shared by every program.
@@ -48,7 +59,8 @@ type StoredTest = [
   route: number,
   verbs: number,
   host: string | number,
-  path: number | (string | [0 | 1, number])[],
+  /** A parameter: optional, its regex, and `1` when the regex is a run of one ASCII class. */
+  path: number | (string | [0 | 1, number] | [0 | 1, number, 1])[],
   url: number,
   urlParams: number,
   captures: number,
