@@ -30,12 +30,13 @@ export function normalizePath(raw: string): string | undefined {
  */
 export function cleanPath(path: string): string {
   const out: string[] = [];
+  // As the URL parser does: an empty segment counts until the end, so `..` may remove it
+  // (`/a//..` is `/a/`), and only then are empty segments dropped.
   for (const segment of path.replace(/\\/g, '/').split('/')) {
-    if (segment === '' || DOT.test(segment)) continue;
     if (DOTDOT.test(segment)) out.pop();
-    else out.push(segment);
+    else if (!DOT.test(segment)) out.push(segment);
   }
-  return `/${out.join('/')}`;
+  return `/${out.filter((segment) => segment !== '').join('/')}`;
 }
 
 /** The request target with its path cleaned (`cleanPath`) and its query kept. */

@@ -15,6 +15,15 @@ describe('normalizePath and queryOf', () => {
     expect(normalizePath('a/b')).toBeUndefined();
   });
 
+  it('resolve dot segments as the URL parser does, which the Fetch adapter is handed', () => {
+    // A `..` after an empty segment removes that segment, not the one before it.
+    for (const raw of ['/a//..', '/!/\\/%2e%2e', '/a/b/../c', '/../a', '/a/./b/.', '/a/%2E%2e/b'])
+      expect(normalizePath(raw), raw).toBe(
+        normalizePath(new URL(`http://localhost${raw}`).pathname),
+      );
+    expect(normalizePath('/a//..')).toBe('/a');
+  });
+
   it('refuse malformed escapes and NUL', () => {
     for (const bad of ['/%', '/%4', '/%zz', '/%00', '/%C3'])
       expect(normalizePath(bad), bad).toBeUndefined();
