@@ -3,69 +3,8 @@ import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import type { ts as Ts } from 'ts-morph';
 import { ts } from './_ts-morph.js';
+import { CONTEXT_EXPORTS } from './context-exports.js';
 import type { SourceIndex } from './source-index.js';
-
-/**
- * The value exports of `course-router` that read the request being served, so that a server
- * whose app uses one keeps it through `await`s (`AsyncLocalStorage`). Every other value export
- * is listed in `CONTEXT_FREE`; a test checks that each export is in one list.
- */
-export const CONTEXT_EXPORTS: ReadonlySet<string> = new Set([
-  'url',
-  'request',
-  'response',
-  'input',
-  'csrfToken',
-  'BaseCsrfVerifier',
-  'Controller',
-  'passHash',
-  'passVerify',
-  'requestLimit',
-  'requestRepeat',
-  'removeParam',
-  'toRoute',
-  'buildUrl',
-]);
-
-/** The value exports of `course-router` that never read the request being served (for the test). */
-export const CONTEXT_FREE: ReadonlySet<string> = new Set([
-  'Course',
-  'defineRoutes',
-  'spoofing',
-  'TokenMismatchException',
-  'clientAddress',
-  'hashPassword',
-  'verifyPassword',
-  'passwordInfo',
-  'MemoryStore',
-  'decodeParam',
-  'HttpException',
-  'MethodNotAllowedHttpException',
-  'NotFoundHttpException',
-  'CourseRequest',
-  'CourseResponse',
-  // What generated modules use.
-  'Rows',
-  'RouteList',
-  'StaticPaths',
-  'hitList',
-  'templates',
-  'testList',
-  'LoadedRoute',
-  'RouteBuilder',
-  'beginRecording',
-  'endRecording',
-  'allowedIn',
-  'handlersOf',
-  'testedRoutes',
-  'testPath',
-  'walkTree',
-  'wordEnd',
-  'charRun',
-  'runEnd',
-  'parseTree',
-  'segmentHash',
-]);
 
 /**
  * Where the app may read the request context (`routes.ts:3:10: imports input from

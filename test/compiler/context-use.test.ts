@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CONTEXT_EXPORTS, CONTEXT_FREE, contextReader } from '../../compiler/context-use.js';
+import { CONTEXT_EXPORTS, CONTEXT_FREE } from '../../compiler/context-exports.js';
+import { contextReader } from '../../compiler/context-use.js';
 import { SourceIndex } from '../../compiler/source-index.js';
 import { removeApp, writeApp } from '../_utils.js';
 
