@@ -36,7 +36,9 @@ function hostMatches(domain: RegExp | string | undefined, host: string): boolean
 
 /**
  * A route's path program for `matchSegments`: literal strings, and parameters as
- * `[optional, check]` where `check` is `0` (`\w+`, read by `wordEnd`) or an anchored regex.
+ * `[optional, check]` where `check` is `0` (`\w+`, read by `wordEnd`) or an anchored regex;
+ * a third element, the regex's `charRun` table, when it is a run of one ASCII class (read by
+ * `runEnd`, not tested by the regex).
  */
 export type SegmentProgram = readonly (
   | string

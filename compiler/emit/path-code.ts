@@ -97,7 +97,7 @@ export function pathLines(
           ? [
               // The word (or run) ends at the first other character; what follows checks that
               // it is a slash or the end of the path.
-              `  ${end} = ${runEnd(step.check, begin, regex)};`,
+              `  ${end} = ${valueEnd(step.check, begin, regex)};`,
               `  if (${end} === ${begin}) ${fail}`,
               `  ${value} = path.slice(${begin}, ${end});`,
             ]
@@ -151,7 +151,7 @@ export function paramLines(
     return {
       lines: [
         slashAfter(pending, at, fail),
-        `const ${end} = ${runEnd(check, start, regex)};`,
+        `const ${end} = ${valueEnd(check, start, regex)};`,
         `if (${end} === ${start}) ${fail}`,
       ],
       checks: [],
@@ -179,7 +179,7 @@ export function paramLines(
  * Where the value starting at `start` ends: a word's (`regex` undefined), or a run's of the
  * class of the regex `regex`.
  */
-function runEnd(regex: string | undefined, start: string, constant: RegexConstant): string {
+function valueEnd(regex: string | undefined, start: string, constant: RegexConstant): string {
   return regex === undefined
     ? `wordEnd(path, ${start})`
     : `runEnd(path, ${start}, ${constant(regex, true)})`;
