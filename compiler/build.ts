@@ -79,12 +79,7 @@ export async function compile(
   const app = resolveApp(drafts, handlerGroups, loaded.recording, config, index, diagnostics);
   validateRoutes(app.routes, config.root, diagnostics);
   if (diagnostics.errors.length > 0) throw new BuildError(diagnostics.errors, config.root);
-  app.contextReader = contextReader(
-    appModules(app, loaded.files),
-    config.root,
-    config.outFile,
-    index,
-  );
+  app.contextReader = contextUse(app, loaded.files, config, index);
   const chunks = emitModule(app, {
     outFile: config.outFile,
     hash: hashInputs(config, loaded.files),
@@ -94,6 +89,20 @@ export async function compile(
 }
 
 // --- internal ---
+
+/** Where the app may read the request context (`CompiledApp.contextReader`). */
+function contextUse(
+  app: CompiledApp,
+  routeFiles: readonly string[],
+  config: ResolvedConfig,
+  index: SourceIndex,
+): string | undefined {
+  // The router a boot manager is given builds URLs of domain routes for the request's host.
+  const boot = app.bootManagers[0];
+  if (boot && app.routes.some((route) => route.domain !== undefined))
+    return `boot manager ${boot.label}: its router's url() compares hosts with the request's`;
+  return contextReader(appModules(app, routeFiles), config.root, config.outFile, index);
+}
 
 /** The modules a server runs for the app: route files, and every class its routes name. */
 function appModules(app: CompiledApp, routeFiles: readonly string[]): string[] {
