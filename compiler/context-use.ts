@@ -11,7 +11,7 @@ import type { SourceIndex } from './source-index.js';
  * course-router`), or `undefined` when no module it runs can. Follows the imports of `entries`
  * (route files and the classes routes name) through the app's own modules. Whatever it cannot
  * follow counts as a reader: a module loaded by a computed name, an import it cannot resolve, a
- * package that depends on `course-router`, a mention of `course-router` outside an import.
+ * package that depends on `course-router`, the string `'course-router'` outside an import.
  */
 export function contextReader(
   entries: Iterable<string>,
@@ -62,9 +62,8 @@ class Walk {
           queue.push(reason.file);
         }
       }
-      const mentions = source.text.match(/course-router(?!\/)/g)?.length ?? 0;
-      if (mentions > found.named)
-        return `${this.where(file)}: names ${PACKAGE} outside an import the build can follow`;
+      if (found.stray !== undefined)
+        return `${this.at(source, found.stray)}: names ${PACKAGE} outside an import the build can follow`;
     }
     return undefined;
   }
@@ -124,16 +123,22 @@ class Walk {
     return manifest;
   }
 
-  /** The modules `source` loads, and how many of them name `course-router` itself. */
-  private imports(source: Ts.SourceFile): { uses: ModuleUse[]; named: number } {
+  /**
+   * The modules `source` loads, and the first string `'course-router'` that is not one of their
+   * specifiers (`createRequire(…)('course-router')`): comments do not count.
+   */
+  private imports(source: Ts.SourceFile): { uses: ModuleUse[]; stray: Ts.Node | undefined } {
     const uses: ModuleUse[] = [];
-    let named = 0;
+    const specifiers = new Set<Ts.Node>();
+    let stray: Ts.Node | undefined;
     const add = (node: Ts.Node, specifier: Ts.Node | undefined, names: string[] | undefined) => {
       const text = specifier && ts.isStringLiteralLike(specifier) ? specifier.text : undefined;
-      if (text === PACKAGE) named++;
+      if (specifier) specifiers.add(specifier);
       if (names !== undefined) uses.push({ node, specifier: text, names });
     };
     const visit = (node: Ts.Node): void => {
+      if (ts.isStringLiteralLike(node) && node.text === PACKAGE && !specifiers.has(node))
+        stray ??= node;
       if (ts.isImportDeclaration(node)) {
         add(node, node.moduleSpecifier, importedNames(node));
       } else if (ts.isExportDeclaration(node) && node.moduleSpecifier) {
@@ -153,7 +158,7 @@ class Walk {
       ts.forEachChild(node, visit);
     };
     visit(source);
-    return { uses, named };
+    return { uses, stray };
   }
 
   private at(source: Ts.SourceFile, node: Ts.Node): string {

@@ -119,7 +119,13 @@ Course.get('/', () => lib());`,
       readerOf({
         'routes.ts': `${COURSE}import { createRequire } from 'node:module';\nconst c = createRequire(import.meta.url)('course-router');`,
       }),
-    ).toBe('routes.ts: names course-router outside an import the build can follow');
+    ).toBe('routes.ts:3:42: names course-router outside an import the build can follow');
+    // A comment naming it is not code.
+    expect(
+      readerOf({
+        'routes.ts': `${COURSE}// Routes for course-router, see 'course-router' docs.\n`,
+      }),
+    ).toBeUndefined();
   });
 
   it('is read by each value export of course-router in exactly one list', async () => {
