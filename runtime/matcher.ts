@@ -36,14 +36,13 @@ function hostMatches(domain: RegExp | string | undefined, host: string): boolean
 
 /**
  * A route's path program for `matchSegments`: literal strings, and parameters as
- * `[optional, check]` where `check` is `0` (`\w+`, read by `wordEnd`) or an anchored regex;
- * a third element, the regex's `charRun` table, when it is a run of one ASCII class (read by
- * `runEnd`, not tested by the regex).
+ * `[optional, check]` where `check` is `0` (`\w+`, read by `wordEnd`) or an anchored regex,
+ * or `[optional, 0, run]` for a run of one ASCII class, read by `runEnd` with its `charRun`.
  */
 export type SegmentProgram = readonly (
   | string
   | readonly [optional: 0 | 1, check: RegExp | 0]
-  | readonly [optional: 0 | 1, check: RegExp, run: Uint8Array]
+  | readonly [optional: 0 | 1, check: 0, run: Uint8Array]
 )[];
 
 /**
@@ -82,9 +81,9 @@ export function matchSegments(
       if (path.charCodeAt(pos) !== 47 /* '/' */) return undefined;
       const check = step[1];
       let end: number;
-      if (check === 0 || step.length === 3) {
+      if (check === 0) {
         // A word, or a run of one class without `%`: nothing to decode.
-        end = check === 0 ? wordEnd(path, pos + 1) : runEnd(path, pos + 1, step[2]!);
+        end = step.length === 3 ? runEnd(path, pos + 1, step[2]) : wordEnd(path, pos + 1);
         if (end === pos + 1 || (end < n && path.charCodeAt(end) !== 47)) return undefined;
         value = path.slice(pos + 1, end);
       } else {
@@ -124,13 +123,13 @@ export function wordEnd(text: string, start: number): number {
 }
 
 /**
- * The characters a parameter's regex takes when it is a run of one ASCII class (`[0-9]+`): a
- * table by character code, `1` for each character the regex takes alone. The build makes sure
- * that the class is ASCII and takes neither `/` nor `%`.
+ * The table `runEnd` reads for a parameter that is a run of one ASCII class (`[0-9]+`): `1` at
+ * the code of each of `members`, the class's characters as the build listed them (ASCII,
+ * neither `/` nor `%`).
  */
-export function charRun(regex: RegExp): Uint8Array {
+export function charRun(members: string): Uint8Array {
   const set = new Uint8Array(128);
-  for (let c = 0; c < 128; c++) set[c] = regex.test(String.fromCharCode(c)) ? 1 : 0;
+  for (let k = 0; k < members.length; k++) set[members.charCodeAt(k)] = 1;
   return set;
 }
 

@@ -130,9 +130,9 @@ function emitRouteTest(
   const program = split?.steps.map((step) =>
     step.kind === 'literal'
       ? step.text
-      : step.check === undefined
-        ? [step.optional ? 1 : 0, 0]
-        : [step.optional ? 1 : 0, regex(step.check), ...(step.run ? [1] : [])],
+      : step.run !== undefined
+        ? [step.optional ? 1 : 0, 0, step.run]
+        : [step.optional ? 1 : 0, step.check === undefined ? 0 : regex(step.check)],
   );
   const path = route.match
     ? regex(route.match.source, route.match.flags)

@@ -35,8 +35,8 @@ export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): 
   const codeRegexes = new Interned<string>();
   // The character tables of parameters that are runs of one class, `$u<position>`.
   const runs = new Interned<string>();
-  const regex: RegexConstant = (source, run) =>
-    run ? `$u${runs.add(`$r${codeRegexes.add(source)}`)}` : `$r${codeRegexes.add(source)}`;
+  const regex: RegexConstant = (text, run) =>
+    run ? `$u${runs.add(text)}` : `$r${codeRegexes.add(text)}`;
   const dynamic = emitDynamic(tested, inline, regex);
   const nodes = inline
     ? emitNodeFunctions(tree, dynamic.tried, regex)
@@ -65,7 +65,7 @@ return index === null || index === undefined ? index : $hit(index);`;
     printed(
       [
         ...codeRegexes.values.map((source, k) => `const $r${k} = ${regexLiteral(source)};`),
-        ...runs.values.map((constant, k) => `const $u${k} = charRun(${constant});`),
+        ...runs.values.map((members, k) => `const $u${k} = charRun(${str(members)});`),
       ].join('\n'),
     ),
     code(

@@ -178,10 +178,14 @@ function singleLines(
 }
 
 /** The literal and required parameter a route's remaining steps begin with. */
-function leadingParam(
-  attempt: Attempt,
-):
-  | { pending: string; check: string | undefined; run: boolean; length: number; at: string }
+function leadingParam(attempt: Attempt):
+  | {
+      pending: string;
+      check: string | undefined;
+      run: string | undefined;
+      length: number;
+      at: string;
+    }
   | undefined {
   const steps = attempt.steps;
   if (steps === undefined) return undefined;

@@ -18,10 +18,10 @@ export interface CodeContext {
 }
 
 /**
- * The module constant holding the regex `source`; with `run`, the one holding its table of
- * characters (runtime `charRun`), for a parameter that is a run of one ASCII class.
+ * The module constant holding the regex `text`; with `run`, the one holding the table of the
+ * characters `text` (runtime `charRun`), for a parameter that is a run of one ASCII class.
  */
-export type RegexConstant = (source: string, run?: boolean) => string;
+export type RegexConstant = (text: string, run?: boolean) => string;
 
 /**
  * The statements testing the path from `start` on against `steps` (a route's path, or what is left
@@ -93,11 +93,11 @@ export function pathLines(
         `if (${end} < path.length) {`,
         `  if (path.charCodeAt(${end}) !== 47) ${fail}`,
         `  const ${begin} = ${end} + 1;`,
-        ...(step.check === undefined || step.run
+        ...(step.check === undefined || step.run !== undefined
           ? [
               // The word (or run) ends at the first other character; what follows checks that
               // it is a slash or the end of the path.
-              `  ${end} = ${valueEnd(step.check, begin, regex)};`,
+              `  ${end} = ${valueEnd(step.run, begin, regex)};`,
               `  if (${end} === ${begin}) ${fail}`,
               `  ${value} = path.slice(${begin}, ${end});`,
             ]
@@ -109,7 +109,9 @@ export function pathLines(
             ]),
         `}`,
       );
-      found.push(step.check === undefined || step.run ? value : `decodeParam(${value})`);
+      found.push(
+        step.check === undefined || step.run !== undefined ? value : `decodeParam(${value})`,
+      );
       at = { variable: end, offset: 0 };
       continue;
     }
@@ -138,7 +140,7 @@ export function pathLines(
  * it wants.
  */
 export function paramLines(
-  { check, run }: { check: string | undefined; run: boolean },
+  { check, run }: { check: string | undefined; run: string | undefined },
   pending: string,
   at: Position,
   context: CodeContext,
@@ -146,12 +148,12 @@ export function paramLines(
   const { fail, name, regex } = context;
   const start = print(plus(at, pending.length + 1));
   const end = name('e');
-  if (check === undefined || run) {
+  if (check === undefined || run !== undefined) {
     // What follows checks that a `/` or the end of the path is after the word (or run).
     return {
       lines: [
         slashAfter(pending, at, fail),
-        `const ${end} = ${valueEnd(check, start, regex)};`,
+        `const ${end} = ${valueEnd(run, start, regex)};`,
         `if (${end} === ${start}) ${fail}`,
       ],
       checks: [],
@@ -176,13 +178,13 @@ export function paramLines(
 }
 
 /**
- * Where the value starting at `start` ends: a word's (`regex` undefined), or a run's of the
- * class of the regex `regex`.
+ * Where the value starting at `start` ends: a word's (`run` undefined), or a run's of the
+ * characters `run`.
  */
-function valueEnd(regex: string | undefined, start: string, constant: RegexConstant): string {
-  return regex === undefined
+function valueEnd(run: string | undefined, start: string, constant: RegexConstant): string {
+  return run === undefined
     ? `wordEnd(path, ${start})`
-    : `runEnd(path, ${start}, ${constant(regex, true)})`;
+    : `runEnd(path, ${start}, ${constant(run, true)})`;
 }
 
 /** `at` as an expression. */

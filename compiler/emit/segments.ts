@@ -6,11 +6,12 @@ const DEFAULT_REGEX = '\\w+';
 export type SegmentStep =
   | { kind: 'literal'; text: string }
   /**
-   * `check`: the anchored regex source, `undefined` for the default `\w+`. `run`: the regex is
-   * a run of one class of ASCII characters without `/` and `%` (`[0-9]+`, `[a-z0-9-]+`), read
-   * to its end character by character (runtime `runEnd`), never decoded.
+   * `check`: the anchored regex source, `undefined` for the default `\w+`. `run`: when the
+   * regex is a run of one class of ASCII characters without `/` and `%` (`[0-9]+`,
+   * `[a-z0-9-]+`), the characters of that class, by which the value is read to its end
+   * (runtime `runEnd`), never tested by the regex nor decoded.
    */
-  | { kind: 'param'; optional: boolean; check: string | undefined; run: boolean }
+  | { kind: 'param'; optional: boolean; check: string | undefined; run: string | undefined }
   /**
    * A last parameter written `.*` or `.+`: the rest of the path after a `/`. `normal`: the
    * path is normal when the rest is (runtime `MatchHit.normal`).
@@ -37,7 +38,7 @@ export function segmentSteps(route: RouteRecord): SimpleStep[] | undefined {
           kind: 'param',
           optional: token.optional,
           check: token.regex === DEFAULT_REGEX ? undefined : `^(?:${token.regex})$`,
-          run: token.regex !== DEFAULT_REGEX && isAsciiRun(token.regex),
+          run: token.regex === DEFAULT_REGEX ? undefined : asciiRun(token.regex),
         },
   );
 }
@@ -118,14 +119,18 @@ export function classUnit(source: string): RegExp | undefined {
 const ONE_CLASS = /^(\\[dw]|\[(?:\\.|[^\]\\])+\])(?:[+*?]|\{\d+(?:,\d*)?\})?$/;
 
 /**
- * Whether the parameter regex `source` is one class repeated (`+`, or `*`: a segment is never
- * empty) whose characters are all ASCII, none of them `/` or `%`: `\d+`, `[0-9]+`,
- * `[a-z0-9-]+`. A negated class, a class escape other than `\d` and `\w`, or a character
- * written as a code (`\u…`, `\x…`) may take others, and is left to the regex.
+ * The characters of the class when the parameter regex `source` is one class repeated (`+`, or
+ * `*`: a segment is never empty) whose characters are all ASCII, none of them `/` or `%`:
+ * `\d+` gives `0123456789`. A negated class, a class escape other than `\d` and `\w`, or a
+ * character written as a code (`\u…`, `\x…`) may take others, and is left to the regex.
  */
-export function isAsciiRun(source: string): boolean {
+export function asciiRun(source: string): string | undefined {
   if (!/[+*]$/.test(source) || /\\[^dw\-.\\^$|()[\]{}?*+/]|\[\^|[^\x20-\x7e]/.test(source))
-    return false;
+    return undefined;
   const unit = classUnit(source);
-  return unit !== undefined && !unit.test('/') && !unit.test('%');
+  if (unit === undefined || unit.test('/') || unit.test('%')) return undefined;
+  let members = '';
+  for (let c = 0; c < 128; c++)
+    if (unit.test(String.fromCharCode(c))) members += String.fromCharCode(c);
+  return members;
 }

@@ -27,10 +27,10 @@ export function testList(json: string, rows: string): Rows<RouteTest> {
         : path.map((step) =>
             typeof step === 'string'
               ? step
-              : step[1] === 0
-                ? WORD_STEPS[step[0]]
-                : step[2] === 1
-                  ? ([step[0], regex(step[1]), runOf(regex(step[1]))] as const)
+              : step.length === 3
+                ? ([step[0], 0, runOf(step[2])] as const)
+                : step[1] === 0
+                  ? WORD_STEPS[step[0]]
                   : ([step[0], regex(step[1])] as const),
           ),
       url === 0 ? 0 : regex(url),
@@ -40,12 +40,12 @@ export function testList(json: string, rows: string): Rows<RouteTest> {
   );
 }
 
-// One table per regex, shared by the programs that test it.
-const runs = new WeakMap<RegExp, Uint8Array>();
+// One table per class, shared by the programs that read it.
+const runs = new Map<string, Uint8Array>();
 
-function runOf(regex: RegExp): Uint8Array {
-  let set = runs.get(regex);
-  if (set === undefined) runs.set(regex, (set = charRun(regex)));
+function runOf(members: string): Uint8Array {
+  let set = runs.get(members);
+  if (set === undefined) runs.set(members, (set = charRun(members)));
   return set;
 }
 
@@ -59,8 +59,8 @@ type StoredTest = [
   route: number,
   verbs: number,
   host: string | number,
-  /** A parameter: optional, its regex, and `1` when the regex is a run of one ASCII class. */
-  path: number | (string | [0 | 1, number] | [0 | 1, number, 1])[],
+  /** A parameter: optional and its regex, or optional, `0` and the characters of its run. */
+  path: number | (string | [0 | 1, number] | [0 | 1, 0, string])[],
   url: number,
   urlParams: number,
   captures: number,
