@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { ts as Ts } from 'ts-morph';
 import { ts } from './_ts-morph.js';
 import { CONTEXT_EXPORTS } from './context-exports.js';
+import { formatLocation } from './errors.js';
 import type { SourceIndex } from './source-index.js';
 
 /**
@@ -51,7 +52,7 @@ class Walk {
       try {
         source = this.index.file(file).compilerNode;
       } catch {
-        return `${this.where(file)}: cannot be read`;
+        return `${formatLocation({ file, line: 1, column: 1 }, this.root)}: cannot be read`;
       }
       const found = this.imports(source);
       for (const use of found.uses) {
@@ -70,13 +71,14 @@ class Walk {
 
   /** A reason, the app module to follow, or `undefined` for a module that reads nothing. */
   private check(use: ModuleUse, source: Ts.SourceFile): string | { file: string } | undefined {
-    const at = this.at(source, use.node);
-    if (use.specifier === undefined) return `${at}: loads a module by a computed name`;
+    // Where the use is, worked out only for the one reported.
+    const at = (): string => this.at(source, use.node);
+    if (use.specifier === undefined) return `${at()}: loads a module by a computed name`;
     const spec = use.specifier;
     if (spec === PACKAGE) {
       // A name in neither list is a type (a test keeps every value export in one of them).
       const name = use.names.find((n) => n === '*' || n === 'default' || CONTEXT_EXPORTS.has(n));
-      return name === undefined ? undefined : `${at}: imports ${name} from ${PACKAGE}`;
+      return name === undefined ? undefined : `${at()}: imports ${name} from ${PACKAGE}`;
     }
     if (spec.startsWith(`${PACKAGE}/`) || isBuiltin(spec)) return undefined;
     const resolved = ts.resolveModuleName(
@@ -85,11 +87,11 @@ class Walk {
       this.#options,
       ts.sys,
     ).resolvedModule;
-    if (resolved === undefined) return `${at}: imports ${spec}, which the build cannot resolve`;
+    if (resolved === undefined) return `${at()}: imports ${spec}, which the build cannot resolve`;
     const file = path.resolve(resolved.resolvedFileName);
     if (sameModule(file, this.outFile)) {
       const name = use.names.find((n) => GENERATED_READERS.has(n));
-      return name === undefined ? undefined : `${at}: imports ${name} from the generated module`;
+      return name === undefined ? undefined : `${at()}: imports ${name} from the generated module`;
     }
     const declaration = /\.d\.[cm]?ts$/.test(file);
     const packaged =
@@ -100,9 +102,9 @@ class Walk {
     // A package, or a linked one seen through its types: its manifest tells.
     const owner = this.packageOf(file);
     if ((resolved.packageId?.name ?? owner?.name) === PACKAGE)
-      return `${at}: imports ${PACKAGE} as ${spec}`;
+      return `${at()}: imports ${PACKAGE} as ${spec}`;
     return owner?.depends
-      ? `${at}: imports ${spec}, a package that depends on ${PACKAGE}`
+      ? `${at()}: imports ${spec}, a package that depends on ${PACKAGE}`
       : undefined;
   }
 
@@ -163,11 +165,10 @@ class Walk {
 
   private at(source: Ts.SourceFile, node: Ts.Node): string {
     const { line, character } = source.getLineAndCharacterOfPosition(node.getStart(source));
-    return `${this.where(source.fileName)}:${line + 1}:${character + 1}`;
-  }
-
-  private where(file: string): string {
-    return path.relative(this.root, file).split(path.sep).join('/') || file;
+    return formatLocation(
+      { file: source.fileName, line: line + 1, column: character + 1 },
+      this.root,
+    );
   }
 }
 
