@@ -45,6 +45,15 @@ export function writeFile(dir: string, name: string, content: string): void {
   writeFileSync(file, content);
 }
 
+/**
+ * Route lines that make an app's dynamic routes more than the build writes code for, so that the
+ * runtime's shared walker tests them: one line each, to add to a `routes.ts`.
+ */
+export const WALKED_ROUTES = Array.from(
+  { length: 70 },
+  (_, i) => `Course.get('/f${i}/{x}', () => 'f');`,
+).join('\n');
+
 /** Removes a temporary app. */
 export function removeApp(dir: string): void {
   rmSync(dir, { recursive: true, force: true });

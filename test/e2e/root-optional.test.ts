@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { send, servedApp } from '../_utils.js';
+import { send, servedApp, WALKED_ROUTES } from '../_utils.js';
 
 const ROUTES = `import { Course } from 'course-router';
 Course.get('/{lang?}', (lang = 'en') => 'lang ' + lang);
 Course.get('/{lang}/about', (lang: string) => 'about ' + lang);
 `;
-// More dynamic routes than generated code takes: the runtime's shared walker tests them.
-const FILLER = Array.from({ length: 70 }, (_, i) => `Course.get('/f${i}/{x}', () => 'f');`);
 
 const small = servedApp({ 'routes.ts': ROUTES });
-const large = servedApp({ 'routes.ts': `${ROUTES}${FILLER.join('\n')}\n` });
+const large = servedApp({ 'routes.ts': `${ROUTES}${WALKED_ROUTES}\n` });
 
 describe('an optional parameter that is the whole path', () => {
   it('is absent for the root, in generated code and in the shared walker', async () => {
