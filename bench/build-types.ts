@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median, type RunOptions } from './lookup.js';
 import { scaleRoutes } from './route-sets.js';
 import { writeCourseApp } from './routers.js';
+import { benchDir } from './temp.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'dist/cli/index.js');
@@ -16,7 +16,7 @@ export function coldBuild(
   size: number,
   options: RunOptions,
 ): { routes: number; ms: number; peakMB: number } {
-  const dir = path.join(os.tmpdir(), `course-bench-build-${size}-${process.pid}`);
+  const dir = benchDir(`build-${size}`);
   writeCourseApp(dir, scaleRoutes(size).routes, true);
   const times: number[] = [];
   const peaks: number[] = [];
@@ -49,7 +49,7 @@ export async function typeCheck(
   calls: number,
   options: RunOptions,
 ): Promise<{ typed: number; untyped: number }> {
-  const dir = path.join(os.tmpdir(), `course-bench-types-${names}-${process.pid}`);
+  const dir = benchDir(`types-${names}`);
   const { routes, urls } = scaleRoutes(names);
   writeCourseApp(dir, routes, true);
   await (await import('../compiler/index.js')).build({ root: dir });

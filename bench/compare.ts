@@ -47,7 +47,6 @@ function compileCheckout(root: string): void {
 
 /** One side: the app built by `root`'s compiler, looked up by `root`'s runtime. */
 async function side(name: string, root: string, routes: BenchRoute[]): Promise<Contender> {
-  apps.push(path.join(os.tmpdir(), `course-bench-compare-${name}-${process.pid}`));
   const table = await buildTable(routes, `compare-${name}`, root);
   const { resolveTarget } = (await import(
     pathToFileURL(path.join(root, 'dist/runtime/target.js')).href
@@ -55,7 +54,6 @@ async function side(name: string, root: string, routes: BenchRoute[]): Promise<C
   return { name, lookup: (method, url) => resolveTarget(table, method, url, '')?.hit };
 }
 
-const apps: string[] = [];
 const worktree = path.join(os.tmpdir(), `course-compare-${process.pid}`);
 execFileSync('git', ['worktree', 'add', '--detach', '-f', worktree, rev], {
   cwd: ROOT,
@@ -119,5 +117,5 @@ try {
   }
 } finally {
   execFileSync('git', ['worktree', 'remove', '--force', worktree], { cwd: ROOT, stdio: 'ignore' });
-  for (const dir of [worktree, ...apps]) rmSync(dir, { recursive: true, force: true });
+  rmSync(worktree, { recursive: true, force: true });
 }

@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { median, type RunOptions } from './lookup.js';
 import { STANDARD_ROUTES } from './route-sets.js';
 import { writeCourseApp } from './routers.js';
+import { benchDir } from './temp.js';
 
 /** Requests per second of one server and its CPU time per request, medians of the rounds. */
 export interface HttpResult {
@@ -100,7 +100,7 @@ export async function runHttp(options: RunOptions): Promise<HttpResult[]> {
  * generated module.
  */
 async function courseApp(name: string, handler: string, imports = ''): Promise<string> {
-  const dir = path.join(os.tmpdir(), `course-bench-http-${process.pid}-${name}`);
+  const dir = benchDir(`http-${name}`);
   writeCourseApp(dir, [...STANDARD_ROUTES, { method: 'GET', path: '/user/:id' }]);
   const file = path.join(dir, 'routes.ts');
   const routes = readFileSync(file, 'utf8');

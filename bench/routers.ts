@@ -1,5 +1,4 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import FindMyWay from 'find-my-way';
@@ -13,6 +12,7 @@ import { build } from '../compiler/index.js';
 import { resolveTarget } from '../runtime/target.js';
 import type { RouteTable } from '../runtime/types.js';
 import type { BenchRoute } from './route-sets.js';
+import { benchDir } from './temp.js';
 
 /** A router under test: `lookup(method, url)` returns what it found. */
 export interface Contender {
@@ -39,7 +39,7 @@ export async function course(routes: Route[], label = 'course'): Promise<Contend
  * the compiled compiler and runtime of the checkout there (`bench/compare.ts`).
  */
 export async function buildTable(routes: Route[], label: string, root = ROOT): Promise<RouteTable> {
-  const dir = path.join(os.tmpdir(), `course-bench-${label}-${process.pid}`);
+  const dir = benchDir(label);
   writeCourseApp(dir, routes, false, root);
   const compiler =
     root === ROOT

@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ts } from 'ts-morph';
 import { measureLookups, median, type LookupResult, type RunOptions } from './lookup.js';
 import { scaleRoutes } from './route-sets.js';
 import * as routers from './routers.js';
+import { benchDir } from './temp.js';
 
 /** Lookups at one app size. */
 export interface ScaleResult {
@@ -128,7 +128,7 @@ async function prepare(size: number) {
  */
 export async function runStartup(size: number, options: RunOptions): Promise<StartupResult[]> {
   const { routes } = scaleRoutes(size);
-  const dir = path.join(os.tmpdir(), `course-bench-startup-${size}-${process.pid}`);
+  const dir = benchDir(`startup-${size}`);
   routers.writeCourseApp(dir, routes);
   await (await import('../compiler/index.js')).build({ root: dir });
   const generated = path.join(dir, 'generated/routes.gen.ts');

@@ -1,18 +1,18 @@
 // Watch-mode rebuild time: `tsx bench/watch-time.ts [sizes…]` — one route edited, time to the new module.
 import { readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { build, SourceIndex } from '../compiler/index.js';
 import { median } from './lookup.js';
 import { scaleRoutes } from './route-sets.js';
 import { writeCourseApp } from './routers.js';
+import { benchDir } from './temp.js';
 
 /** Cold build, then the median time of rebuilding after editing one route, reusing the sources. */
 export async function watchRebuild(
   size: number,
   edits = 5,
 ): Promise<{ routes: number; coldMs: number; rebuildMs: number }> {
-  const dir = path.join(os.tmpdir(), `course-bench-watch-${size}-${process.pid}`);
+  const dir = benchDir(`watch-${size}`);
   writeCourseApp(dir, scaleRoutes(size).routes, true);
   const index = new SourceIndex();
   const cold = await build({ root: dir, index });
