@@ -6,7 +6,7 @@ import {
   type StartOptions,
 } from '../dispatch.js';
 import { readFetchBody } from '../body.js';
-import { headerPairs, NULL_BODY_STATUS } from './_common.js';
+import { finalHeaders, headerPairs, NULL_BODY_STATUS } from './_common.js';
 import { CourseRequest } from '../request.js';
 import type { RouteTable } from '../types.js';
 
@@ -20,29 +20,48 @@ export function createFetchHandler(
   table: RouteTable,
   options: StartOptions,
 ): (request: Request, info?: FetchInfo) => Promise<Response> {
-  return async (native, info) => {
-    const head = native.method === 'HEAD';
-    const raw = pathOf(native.url);
-    if (raw.length > MAX_TARGET_LENGTH) return toResponse(badRequest(414), head);
-    const headers = native.headers;
-    const request = new CourseRequest(
-      native.method,
-      raw,
-      // The path is resolved by `dispatch`.
-      raw,
-      {
-        // A Fetch runtime may leave Host out of the headers; the URL always has it.
-        header: (name) => headers.get(name) ?? (name === 'host' ? hostOf(native.url) : undefined),
-        body: (limit) => readFetchBody(native, limit),
-        remoteAddress: info?.remoteAddress,
-      },
-      native,
-    );
-    return toResponse(await dispatch(table, options, request), head);
+  return (native, info) => {
+    // Not an `async` function: a route that answers at once is not made to wait for a tick.
+    try {
+      return Promise.resolve(respond(table, options, native, info));
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   };
 }
 
 // --- internal ---
+
+function respond(
+  table: RouteTable,
+  options: StartOptions,
+  native: Request,
+  info: FetchInfo | undefined,
+): Response | Promise<Response> {
+  const head = native.method === 'HEAD';
+  // Each read of `Request.url` serialises the URL again.
+  const url = native.url;
+  const raw = pathOf(url);
+  if (raw.length > MAX_TARGET_LENGTH) return toResponse(badRequest(414), head);
+  const headers = native.headers;
+  const request = new CourseRequest(
+    native.method,
+    raw,
+    // The path is resolved by `dispatch`.
+    raw,
+    {
+      // A Fetch runtime may leave Host out of the headers; the URL always has it.
+      header: (name) => headers.get(name) ?? (name === 'host' ? hostOf(url) : undefined),
+      body: (limit) => readFetchBody(native, limit),
+      remoteAddress: info?.remoteAddress,
+    },
+    native,
+  );
+  const outcome = dispatch(table, options, request);
+  return outcome instanceof Promise
+    ? outcome.then((done) => toResponse(done, head))
+    : toResponse(outcome, head);
+}
 
 // `Request.url` is absolute; the router works on the path and query, as `node:http` gives them.
 function pathOf(url: string): string {
@@ -62,8 +81,10 @@ function toResponse(outcome: Outcome, head: boolean): Response {
   if (outcome instanceof Response) {
     return head ? new Response(null, outcome) : outcome;
   }
-  const headers = new Headers(headerPairs(outcome));
   const body = outcome.body;
   const empty = head || body === null || NULL_BODY_STATUS.has(outcome.status);
-  return new Response(empty ? null : body, { status: outcome.status, headers });
+  return new Response(empty ? null : body, {
+    status: outcome.status,
+    headers: outcome.cookies.length === 0 ? finalHeaders(outcome) : headerPairs(outcome),
+  });
 }
