@@ -99,7 +99,7 @@ export async function runHttp(options: RunOptions): Promise<HttpResult[]> {
  * Builds the standard set's app with `GET /user/{id}` answered by `handler`; returns its
  * generated module.
  */
-async function courseApp(name: string, handler: string, imports = ''): Promise<string> {
+export async function courseApp(name: string, handler: string, imports = ''): Promise<string> {
   const dir = benchDir(`http-${name}`);
   writeCourseApp(dir, [...STANDARD_ROUTES, { method: 'GET', path: '/user/:id' }]);
   const file = path.join(dir, 'routes.ts');

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { coldBuild, typeCheck } from './build-types.js';
+import { runFetch } from './fetch.js';
 import { runHttp } from './http.js';
 import type { LookupResult } from './lookup.js';
 import { renderReport } from './report.js';
@@ -29,6 +30,8 @@ step('start-up');
 const startup = await runStartup(smoke ? 1_000 : 10_000, options);
 step('http');
 const http = await runHttp(options);
+step('fetch');
+const fetch = await runFetch(options);
 step('build');
 const builds = (smoke ? [100] : [1_000, 10_000]).map((size) => coldBuild(size, options));
 step('types');
@@ -43,6 +46,7 @@ const report = renderReport({
   scale,
   startup,
   http,
+  fetch,
   builds,
   types,
 });

@@ -1,3 +1,4 @@
+import type { FetchResult } from './fetch.js';
 import type { HttpResult } from './http.js';
 import type { LookupResult } from './lookup.js';
 import type { ScaleResult, StartupResult } from './scale.js';
@@ -14,6 +15,7 @@ export interface BenchReport {
   scale: ScaleResult[];
   startup: StartupResult[];
   http: HttpResult[];
+  fetch: FetchResult[];
   builds: { routes: number; ms: number; peakMB: number }[];
   types: { typed: number; untyped: number };
 }
@@ -185,6 +187,17 @@ helper does.
 | server | requests/s | server CPU µs per request | errors |
 | --- | ---: | ---: | ---: |
 ${r.http.map((h) => `| ${h.server} | ${Math.round(h.requestsPerSecond)} | ${h.cpuMicros.toFixed(1)} | ${h.errors} |`).join('\n')}
+
+## Fetch API, in process (GET /user/42, µs per request, median of the rounds)
+
+Each handler is handed a \`Request\` and its \`Response\`'s text is read, as Bun, Deno or
+\`@hono/node-server\` would; most of the time is the Fetch API's own (\`Request\`, \`Response\`,
+their streams). The bare handler answers the one route by hand with the headers Course sends.
+No target: these figures show what the Fetch adapter adds.
+
+| handler | µs per request | speed, bare = 100% |
+| --- | ---: | ---: |
+${r.fetch.map((f) => `| ${f.handler} | ${f.micros.toFixed(2)} | ${Math.round((100 * r.fetch[0]!.micros) / f.micros)}% |`).join('\n')}
 
 ## Build and types
 

@@ -31,6 +31,7 @@ describe('npm run bench -- --smoke', () => {
           '## Apps at scale',
           '## Start-up',
           '## End to end over HTTP',
+          '## Fetch API, in process',
           '## Build and types',
         ]) {
           expect(report).toContain(section);
@@ -42,6 +43,7 @@ describe('npm run bench -- --smoke', () => {
         expect(report).toMatch(
           /\| course, the route calling request\(\) \| \d+ \| \d+\.\d \| 0 \|/,
         );
+        expect(report).toMatch(/\| course \(Fetch adapter\) \| \d+\.\d\d \| \d+% \|/);
         expect(report).toMatch(
           /\| HTTP ≥ 90% of bare node:http \| \d+% \(by server CPU per request: \d+%; the route calling request\(\): \d+%\) \|/,
         );
