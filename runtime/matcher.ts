@@ -183,7 +183,8 @@ export function walkTree(
     const entry = entries[k]!;
     const test = tests.at((entry / SKIP_LIMIT) | 0);
     const verbs = test[1];
-    if (verbs !== 0 && !verbs.includes(method)) continue;
+    // Most routes list the request's verb first (`GET` of `GET`, `HEAD`).
+    if (verbs !== 0 && verbs[0] !== method && !verbs.includes(method)) continue;
     const skip = entry % SKIP_LIMIT;
     const params = testPath(test, path, host, skip, skip === 0 ? 0 : segmentEnds[skip - 1]!);
     if (params !== undefined) return { route: routes.at(test[0]), params };
