@@ -70,7 +70,10 @@ export class StaticPaths {
     if (typeof answer === 'number') {
       const sets = this.#verbs.length;
       const verbs = this.#verbs[answer % sets]!;
-      return verbs.includes(method) || verbs.includes('*') ? Math.floor(answer / sets) : undefined;
+      // Most paths list the request's verb first (`GET` of `GET`, `HEAD`).
+      return verbs[0] === method || verbs.includes(method) || verbs.includes('*')
+        ? Math.floor(answer / sets)
+        : undefined;
     }
     let any: number | undefined;
     for (let i = 0; i < answer.length; i += 2) {
