@@ -6,7 +6,7 @@ import {
   type StartOptions,
 } from '../dispatch.js';
 import { readFetchBody } from '../body.js';
-import { finalHeaders, headerPairs, NULL_BODY_STATUS } from './_common.js';
+import { headerPairs, NULL_BODY_STATUS } from './_common.js';
 import { CourseRequest } from '../request.js';
 import type { RouteTable } from '../types.js';
 
@@ -85,6 +85,6 @@ function toResponse(outcome: Outcome, head: boolean): Response {
   const empty = head || body === null || NULL_BODY_STATUS.has(outcome.status);
   return new Response(empty ? null : body, {
     status: outcome.status,
-    headers: outcome.cookies.length === 0 ? finalHeaders(outcome) : headerPairs(outcome),
+    headers: headerPairs(outcome),
   });
 }
