@@ -108,6 +108,14 @@ export function matchSegments(
 }
 
 /**
+ * Whether `verbs` lists `method`. Most routes list the request's verb first (`GET` of `GET`,
+ * `HEAD`): it is compared before the list is searched.
+ */
+export function listsVerb(verbs: readonly string[], method: string): boolean {
+  return verbs[0] === method || verbs.includes(method);
+}
+
+/**
  * The position of the first character from `start` on that is not `\w` (`[A-Za-z0-9_]`, the
  * default parameter rule), or the end: a word parameter's value is read as its end is found.
  */
@@ -183,8 +191,7 @@ export function walkTree(
     const entry = entries[k]!;
     const test = tests.at((entry / SKIP_LIMIT) | 0);
     const verbs = test[1];
-    // Most routes list the request's verb first (`GET` of `GET`, `HEAD`).
-    if (verbs !== 0 && verbs[0] !== method && !verbs.includes(method)) continue;
+    if (verbs !== 0 && !listsVerb(verbs, method)) continue;
     const skip = entry % SKIP_LIMIT;
     const params = testPath(test, path, host, skip, skip === 0 ? 0 : segmentEnds[skip - 1]!);
     if (params !== undefined) return { route: routes.at(test[0]), params };

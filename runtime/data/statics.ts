@@ -1,3 +1,4 @@
+import { listsVerb } from '../matcher.js';
 import { segmentHash } from '../tree.js';
 import type { MatchHit } from '../types.js';
 import type { RouteList } from './routes.js';
@@ -70,8 +71,7 @@ export class StaticPaths {
     if (typeof answer === 'number') {
       const sets = this.#verbs.length;
       const verbs = this.#verbs[answer % sets]!;
-      // Most paths list the request's verb first (`GET` of `GET`, `HEAD`).
-      return verbs[0] === method || verbs.includes(method) || verbs.includes('*')
+      return listsVerb(verbs, method) || verbs.includes('*')
         ? Math.floor(answer / sets)
         : undefined;
     }
