@@ -35,6 +35,8 @@ export interface LoadedTree {
   /** `1` for a node with children. */
   readonly inner: Uint8Array;
   readonly pool: string;
+  /** Each node's segments as a path (`/r1/p12`; the root's is empty), which a walk is checked against. */
+  readonly prefixes: readonly string[];
   /** Where each node's entries start in `entries`, and the end after the last. */
   readonly starts: Int32Array;
   readonly entries: Int32Array;
@@ -64,16 +66,18 @@ export const segmentEnds = new Int32Array(SKIP_LIMIT);
 
 /**
  * The deepest node whose segments `path` has (every route that can match is listed there).
- * Each segment is hashed while its end is looked for, found in the edge table by hash and
- * parent, and compared with the tree's segment, character by character: a hash alone never
- * takes a request to a node (a polynomial hash is easy to collide on purpose).
+ * Each segment is hashed while its end is looked for and found in the edge table by hash and
+ * parent; the segments the walk took are then compared with the node's, all at once. A hash
+ * alone never takes a request to a node (a polynomial hash is easy to collide on purpose): when
+ * the comparison fails, the path is walked again comparing each segment (`checkedWalk`).
  */
 export function walkTo(tree: LoadedTree, path: string): number {
-  const { table, shift, inner, pool } = tree;
+  const { table, shift, inner } = tree;
   const n = path.length;
   let row = 0;
   let start = 1;
   let depth = 0;
+  let last = 0;
   if (n === 0 || path.charCodeAt(0) !== 47 /* '/' */) return 0;
   while (inner[row] === 1) {
     // `segmentHash` of the segment, computed in the same loop that finds its end.
@@ -85,6 +89,38 @@ export function walkTo(tree: LoadedTree, path: string): number {
       hash = (Math.imul(hash, 31) + c) | 0;
     }
     hash &= HASH_MASK;
+    let slot = slotOf(row, hash, shift) << 2;
+    let child = 0;
+    for (let h = table[slot]!; h !== -1; h = table[slot]!) {
+      if (h === hash && table[slot + 1] === row) {
+        child = table[slot + 2]!;
+        break;
+      }
+      slot = (slot + 4) & (table.length - 1);
+    }
+    if (child === 0) break;
+    if (depth < SKIP_LIMIT) segmentEnds[depth] = end;
+    depth++;
+    row = child;
+    last = end;
+    // Past the end of the path, the next segment is empty.
+    start = end + 1;
+  }
+  // One slice compared with `===` costs V8 less than reading each segment's characters again.
+  return row === 0 || path.slice(0, last) === tree.prefixes[row] ? row : checkedWalk(tree, path);
+}
+
+// --- internal ---
+
+/** `walkTo` comparing each segment before it is taken: for a path whose hashes misled the walk. */
+function checkedWalk(tree: LoadedTree, path: string): number {
+  const { table, shift, inner, pool } = tree;
+  let row = 0;
+  let start = 1;
+  let depth = 0;
+  while (inner[row] === 1) {
+    const end = segmentEnd(path, start);
+    const hash = segmentHash(path, start, end);
     let slot = slotOf(row, hash, shift) << 2;
     let child = 0;
     for (let h = table[slot]!; h !== -1; h = table[slot]!) {
@@ -102,13 +138,17 @@ export function walkTo(tree: LoadedTree, path: string): number {
     if (depth < SKIP_LIMIT) segmentEnds[depth] = end;
     depth++;
     row = child;
-    // Past the end of the path, the next segment is empty.
     start = end + 1;
   }
   return row;
 }
 
-// --- internal ---
+/** Where the segment starting at `start` ends: its `/`, or the end of the path (or `start` past it). */
+function segmentEnd(path: string, start: number): number {
+  if (start >= path.length) return start;
+  const slash = path.indexOf('/', start);
+  return slash === -1 ? path.length : slash;
+}
 
 const HASH_MASK = 0x3fffffff;
 // The most slots of the edge table in use: probes stay short.
@@ -136,9 +176,13 @@ function load(tree: MatchTree): LoadedTree {
   const size = 1 << bits;
   const table = new Int32Array(size * 4).fill(-1);
   const inner = new Uint8Array(data.starts.length);
+  const parents = new Int32Array(data.starts.length);
+  const segments: string[] = [];
   for (let k = 0; k < edges.length; k += 4) {
     const parent = edges[k + 1]!;
     inner[parent] = 1;
+    parents[edges[k + 2]!] = parent;
+    segments[edges[k + 2]!] = segmentAt(data.pool, edges[k + 3]!);
     let slot = slotOf(parent, edges[k]!, 32 - bits) << 2;
     while (table[slot] !== -1) slot = (slot + 4) & (table.length - 1);
     table.set(edges.slice(k, k + 4), slot);
@@ -148,9 +192,28 @@ function load(tree: MatchTree): LoadedTree {
     shift: 32 - bits,
     inner,
     pool: data.pool,
+    prefixes: prefixesOf(parents, segments),
     starts: Int32Array.from(data.starts),
     entries: Int32Array.from(data.entries),
   });
+}
+
+/** The segment at `at` of `pool`. */
+function segmentAt(pool: string, at: number): string {
+  const length = pool.charCodeAt(at) * 0x10000 + pool.charCodeAt(at + 1);
+  return pool.slice(at + 2, at + 2 + length);
+}
+
+/**
+ * Each node's path from the root (`load`): its parent's, a `/`, its segment. Nodes are numbered
+ * in pre-order, so a parent's path is made before its children's.
+ */
+function prefixesOf(parents: Int32Array, segments: readonly string[]): string[] {
+  const prefixes: string[] = [''];
+  for (let node = 1; node < parents.length; node++) {
+    prefixes.push(`${prefixes[parents[node]!]!}/${segments[node]!}`);
+  }
+  return prefixes;
 }
 
 /** Whether `path` from `start` to `end` is the segment at `at` of `pool`, compared in place. */

@@ -37,6 +37,8 @@ ${FILLER.join('\n')}
 Course.get('/Aa/{id}', (id: string) => ['Aa', id]);
 Course.get('/BB/{id}', (id: string) => ['BB', id]);
 Course.post('/BB/{id}', (id: string) => ['BB post', id]);
+Course.get('/Ab/{id}', (id: string) => ['Ab', id]);
+Course.get('/{word}/{id}/hashed', (word: string, id: string) => [word, id]);
 Course.get('/__proto__/{id}', (id: string) => ['proto', id]);
 Course.get('/constructor/{id}', (id: string) => ['constructor', id]);
 Course.get('/${DEEP}/{id}', (id: string) => ['deep', id]);
@@ -77,6 +79,18 @@ describe('the dynamic-route tree of a large app', () => {
     expect(find('GET', '/AB/3')).toBeUndefined();
     expect(table.allowed('/BB/2', '')).toEqual(['GET', 'HEAD', 'POST']);
     expect(table.allowed('/Aa/2', '')).toEqual(['GET', 'HEAD']);
+  });
+
+  it('takes no route of a segment whose hash alone matches', () => {
+    // `BC` is no segment of the tree, but hashes as `Ab` does: the walk must not stop there.
+    expect(segmentHash('BC', 0, 2)).toBe(segmentHash('Ab', 0, 2));
+    expect(find('GET', '/Ab/7')?.params).toEqual(['7']);
+    expect(find('GET', '/BC/7')).toBeUndefined();
+    const any = find('GET', '/Ab/7/hashed');
+    expect(any?.params).toEqual(['Ab', '7']);
+    expect(find('GET', '/BC/7/hashed')).toEqual({ route: any?.route, params: ['BC', '7'] });
+    expect(table.allowed('/BC/7', '')).toEqual([]);
+    expect(table.allowed('/BC/7/hashed', '')).toEqual(['GET', 'HEAD']);
   });
 
   it('takes segments named like object properties as plain words', () => {
