@@ -67,17 +67,31 @@ export const segmentEnds = new Int32Array(SKIP_LIMIT);
 /**
  * The deepest node whose segments `path` has (every route that can match is listed there).
  * Each segment is hashed while its end is looked for and found in the edge table by hash and
- * parent; the segments the walk took are then compared with the node's, all at once. A hash
+ * parent; the segments the walk took are then compared with the node's, all at once (one
+ * slice compared with `===` costs V8 less than reading each segment's characters again). A hash
  * alone never takes a request to a node (a polynomial hash is easy to collide on purpose): when
- * the comparison fails, the path is walked again comparing each segment (`checkedWalk`).
+ * the comparison fails, the path is walked again comparing each segment as it is taken.
  */
 export function walkTo(tree: LoadedTree, path: string): number {
-  const { table, shift, inner } = tree;
+  const row = descend(tree, path, false);
+  return row === 0 || path.slice(0, walkedEnd) === tree.prefixes[row]
+    ? row
+    : descend(tree, path, true);
+}
+
+// --- internal ---
+
+/** Where the last segment `descend` took ends. */
+let walkedEnd = 0;
+
+/** The walk of `walkTo`, each segment compared with the tree's as it is taken when `compare`. */
+function descend(tree: LoadedTree, path: string, compare: boolean): number {
+  const { table, shift, inner, pool } = tree;
   const n = path.length;
   let row = 0;
   let start = 1;
   let depth = 0;
-  let last = 0;
+  walkedEnd = 0;
   if (n === 0 || path.charCodeAt(0) !== 47 /* '/' */) return 0;
   while (inner[row] === 1) {
     // `segmentHash` of the segment, computed in the same loop that finds its end.
@@ -92,42 +106,10 @@ export function walkTo(tree: LoadedTree, path: string): number {
     let slot = slotOf(row, hash, shift) << 2;
     let child = 0;
     for (let h = table[slot]!; h !== -1; h = table[slot]!) {
-      if (h === hash && table[slot + 1] === row) {
-        child = table[slot + 2]!;
-        break;
-      }
-      slot = (slot + 4) & (table.length - 1);
-    }
-    if (child === 0) break;
-    if (depth < SKIP_LIMIT) segmentEnds[depth] = end;
-    depth++;
-    row = child;
-    last = end;
-    // Past the end of the path, the next segment is empty.
-    start = end + 1;
-  }
-  // One slice compared with `===` costs V8 less than reading each segment's characters again.
-  return row === 0 || path.slice(0, last) === tree.prefixes[row] ? row : checkedWalk(tree, path);
-}
-
-// --- internal ---
-
-/** `walkTo` comparing each segment before it is taken: for a path whose hashes misled the walk. */
-function checkedWalk(tree: LoadedTree, path: string): number {
-  const { table, shift, inner, pool } = tree;
-  let row = 0;
-  let start = 1;
-  let depth = 0;
-  while (inner[row] === 1) {
-    const end = segmentEnd(path, start);
-    const hash = segmentHash(path, start, end);
-    let slot = slotOf(row, hash, shift) << 2;
-    let child = 0;
-    for (let h = table[slot]!; h !== -1; h = table[slot]!) {
       if (
         h === hash &&
         table[slot + 1] === row &&
-        sameAt(path, start, end, pool, table[slot + 3]!)
+        (!compare || sameAt(path, start, end, pool, table[slot + 3]!))
       ) {
         child = table[slot + 2]!;
         break;
@@ -138,16 +120,11 @@ function checkedWalk(tree: LoadedTree, path: string): number {
     if (depth < SKIP_LIMIT) segmentEnds[depth] = end;
     depth++;
     row = child;
+    walkedEnd = end;
+    // Past the end of the path, the next segment is empty.
     start = end + 1;
   }
   return row;
-}
-
-/** Where the segment starting at `start` ends: its `/`, or the end of the path (or `start` past it). */
-function segmentEnd(path: string, start: number): number {
-  if (start >= path.length) return start;
-  const slash = path.indexOf('/', start);
-  return slash === -1 ? path.length : slash;
 }
 
 const HASH_MASK = 0x3fffffff;
