@@ -177,8 +177,12 @@ function load(tree: MatchTree): LoadedTree {
 
 /** The segment at `at` of `pool`. */
 function segmentAt(pool: string, at: number): string {
-  const length = pool.charCodeAt(at) * 0x10000 + pool.charCodeAt(at + 1);
-  return pool.slice(at + 2, at + 2 + length);
+  return pool.slice(at + 2, at + 2 + lengthAt(pool, at));
+}
+
+/** The length of the segment at `at` of `pool`, stored in its first two characters. */
+function lengthAt(pool: string, at: number): number {
+  return pool.charCodeAt(at) * 0x10000 + pool.charCodeAt(at + 1);
 }
 
 /**
@@ -195,7 +199,7 @@ function prefixesOf(parents: Int32Array, segments: readonly string[]): string[] 
 
 /** Whether `path` from `start` to `end` is the segment at `at` of `pool`, compared in place. */
 function sameAt(path: string, start: number, end: number, pool: string, at: number): boolean {
-  const length = pool.charCodeAt(at) * 0x10000 + pool.charCodeAt(at + 1);
+  const length = lengthAt(pool, at);
   if (end - start !== length) return false;
   for (let i = 0; i < length; i++) {
     if (path.charCodeAt(start + i) !== pool.charCodeAt(at + 2 + i)) return false;
