@@ -78,6 +78,11 @@ describe('memory store', () => {
     expect(await store.limit('k', 1, 10)).toBe(false);
   });
 
+  it('refuses a maxEntries that is not a whole number above 0', () => {
+    for (const maxEntries of [0, -1, 1.5, Number.NaN])
+      expect(() => new MemoryStore({ maxEntries }), String(maxEntries)).toThrow(/maxEntries/);
+  });
+
   it('when full, evicts expired entries first, then the least recently used', async () => {
     let now = 0;
     const store = new MemoryStore({ maxEntries: 100, now: () => now });
