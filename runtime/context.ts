@@ -23,8 +23,9 @@ export interface StartOptions {
   /** Who the client is for `requestLimit`/`requestRepeat` [its address, see `trustProxy`]. */
   identify?: (request: CourseRequest) => string;
   /**
-   * Proxies in front of the app whose `X-Forwarded-For` is believed [0: the socket address
-   * is the client]. With 1, the last address the nearest proxy appended is the client.
+   * Proxies in front of the app whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed
+   * [0: the socket address is the client, and a request is https only over TLS]. With 1, the
+   * last address the nearest proxy appended is the client.
    */
   trustProxy?: number;
   /** Key mixed into every password hash (HMAC pepper) [empty, as the original]. */

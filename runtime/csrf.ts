@@ -1,12 +1,15 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { requireContext } from './context.js';
 import { HttpException } from './errors.js';
+import { crossOrigin, isSecure } from './origin.js';
 import type { CourseRequest } from './request.js';
 
-/** The form field, header and cookie of the CSRF token. */
+/** The form field, header and cookies of the CSRF token. */
 export const CSRF_FIELD = 'csrf_token';
 export const CSRF_HEADER = 'x-csrf-token';
 export const CSRF_COOKIE = 'CSRF-TOKEN';
+/** The cookie on https: a browser lets only this host set a `__Host-` cookie. */
+export const CSRF_HOST_COOKIE = '__Host-CSRF-TOKEN';
 
 /** The request's CSRF token did not match (403); exception handlers see it. */
 export class TokenMismatchException extends HttpException {
@@ -17,17 +20,20 @@ export class TokenMismatchException extends HttpException {
 }
 
 /**
- * Checks that POST, PUT, PATCH and DELETE requests carry the token of their signed
- * `CSRF-TOKEN` cookie, in the `csrf_token` field or the `X-CSRF-TOKEN` header (constant-time
- * comparison). Extend it to list paths in `except` (exact, or a prefix ending in `*`) and
- * paths in `include` that are checked even inside an `except`.
+ * Checks every request whose verb is not GET, HEAD, OPTIONS or TRACE: a browser's request from
+ * another origin (`Sec-Fetch-Site`, else `Origin`) is refused (403), and the request must
+ * carry the token of its signed cookie (`__Host-CSRF-TOKEN` on https, else `CSRF-TOKEN`) in
+ * the `csrf_token` field or the `X-CSRF-TOKEN` header (constant-time comparison), else a
+ * `TokenMismatchException`. Extend it to list paths in `except` (exact, or a prefix ending in
+ * `*`) and paths in `include` that are checked even inside an `except`.
  */
 export class BaseCsrfVerifier {
   protected except: string[] = [];
   protected include: string[] = [];
 
   async handle(request: CourseRequest): Promise<void> {
-    if (!CHECKED.has(request.method) || !this.applies(request.path)) return;
+    if (SAFE.has(request.method) || !this.applies(request.path)) return;
+    if (crossOrigin(request)) throw new HttpException(403, 'Cross-origin request refused');
     const token = cookieToken(request);
     const field = (await request.loadInput()).post[CSRF_FIELD];
     const given = typeof field === 'string' ? field : request.getHeader(CSRF_HEADER);
@@ -52,16 +58,17 @@ export function csrfToken(): string {
   if (existing !== undefined) return (request.csrfToken = existing);
   const token = randomBytes(32).toString('hex');
   request.csrfToken = token;
-  const secure = request.getHeader('x-forwarded-proto') === 'https' ? '; Secure' : '';
+  const cookie = `${token}.${sign(token)}; Path=/; HttpOnly; SameSite=Lax`;
   response.cookies.push(
-    `${CSRF_COOKIE}=${token}.${sign(token)}; Path=/; HttpOnly; SameSite=Lax${secure}`,
+    secure(request) ? `${CSRF_HOST_COOKIE}=${cookie}; Secure` : `${CSRF_COOKIE}=${cookie}`,
   );
   return token;
 }
 
 // --- internal ---
 
-const CHECKED = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+// Every other verb (WebDAV's PROPFIND, LOCK… too, which `Course.any` routes answer) is checked.
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 let processSecret: string | undefined;
 
 function secret(): string {
@@ -75,13 +82,37 @@ function sign(token: string): string {
   return createHmac('sha256', secret()).update(token).digest('base64url');
 }
 
-/** The token of a correctly signed cookie, or `undefined`. */
+function secure(request: CourseRequest): boolean {
+  return isSecure(request, requireContext('csrf').options.trustProxy);
+}
+
+/**
+ * The token of a correctly signed cookie, or `undefined`. On https only the `__Host-` cookie
+ * counts: a sibling sub-domain can set a validly signed `CSRF-TOKEN` for the whole domain
+ * (cookie tossing), but no `__Host-` one.
+ */
 function cookieToken(request: CourseRequest): string | undefined {
-  const cookie = request.getCookie(CSRF_COOKIE);
+  const cookie = onlyCookie(request, secure(request) ? CSRF_HOST_COOKIE : CSRF_COOKIE);
   const dot = cookie?.lastIndexOf('.') ?? -1;
   if (!cookie || dot <= 0) return undefined;
   const token = cookie.slice(0, dot);
   return sameText(cookie.slice(dot + 1), sign(token)) ? token : undefined;
+}
+
+/**
+ * The value of the one cookie named `name`; `undefined` when there is none, or several: a
+ * second one was set for a parent domain or path by someone else, and which one the browser
+ * sends first is not ours to choose.
+ */
+function onlyCookie(request: CourseRequest, name: string): string | undefined {
+  let value: string | undefined;
+  for (const part of (request.getHeader('cookie') ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq === -1 || part.slice(0, eq).trim() !== name) continue;
+    if (value !== undefined) return undefined;
+    value = part.slice(eq + 1).trim();
+  }
+  return value;
 }
 
 function sameText(a: string, b: string): boolean {

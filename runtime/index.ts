@@ -25,6 +25,7 @@ export type { FetchInfo } from './adapters/fetch.js';
 export type { InputSource, ParsedBody, UploadedFile } from './input.js';
 export type { PasswordInfo } from './password.js';
 export type { Store } from './store/types.js';
+export type { MemoryStoreOptions } from './store/memory.js';
 export type { BootRouter, StartOptions } from './dispatch.js';
 export type {
   Middleware,

@@ -12,6 +12,8 @@ export interface RequestSource {
   body: (limit: number) => Promise<Uint8Array>;
   /** The peer's address, when the adapter knows it. */
   remoteAddress?: string;
+  /** The connection is TLS (the request URL is https). */
+  tls?: boolean;
 }
 
 /** The path and query of the request, as the original's `getUri()`. */
@@ -72,6 +74,11 @@ export class CourseRequest {
   /** The address of the connection's peer (a proxy, when there is one). */
   get remoteAddress(): string | undefined {
     return this.#source.remoteAddress;
+  }
+
+  /** The connection is TLS; behind a proxy that ends TLS it is not (see `trustProxy`). */
+  get tls(): boolean {
+    return this.#source.tls === true;
   }
 
   getMethod(): string {

@@ -54,6 +54,7 @@ function respond(
       header: (name) => headers.get(name) ?? (name === 'host' ? hostOf(url) : undefined),
       body: (limit) => readFetchBody(native, limit),
       remoteAddress: info?.remoteAddress,
+      tls: url.startsWith('https:'),
     },
     native,
   );

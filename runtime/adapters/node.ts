@@ -50,6 +50,10 @@ class NodeSource implements RequestSource {
     this.remoteAddress = req.socket.remoteAddress;
   }
 
+  get tls(): boolean {
+    return (this.req.socket as { encrypted?: boolean }).encrypted === true;
+  }
+
   header(name: string): string | undefined {
     const value = this.req.headers[name];
     return Array.isArray(value) ? value.join(', ') : value;

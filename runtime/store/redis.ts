@@ -1,4 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import { digest, storeKey } from './digest.js';
 import { MemoryStore } from './memory.js';
 import type { Store } from './types.js';
 
@@ -16,9 +17,11 @@ export interface RedisStoreOptions {
   onStateChange?: (state: 'down' | 'up', error?: unknown) => void;
 }
 
-// One round trip each, atomic in Redis: the same rules as MemoryStore.
+// One round trip each, atomic in Redis: the same rules as MemoryStore. Every key is written
+// with its expiry and keeps a digest, never a value: a client costs Redis a small key for
+// one window (a day for a repeat), and Redis's `maxmemory` policy bounds the rest.
 const LIMIT = `
-local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+local count = tonumber(redis.call('GET', KEYS[1])) or 0
 if count >= tonumber(ARGV[1]) then return 1 end
 redis.call('SET', KEYS[1], count + 1, 'PX', ARGV[2])
 return 0`;
@@ -81,14 +84,14 @@ export class RedisStore implements Store {
 
   limit(key: string, limit: number, seconds: number): Promise<boolean> {
     return this.#run(
-      () => this.client.courseLimit(this.#prefix + key, limit, Math.ceil(seconds * 1000)),
+      () => this.client.courseLimit(this.#prefix + storeKey(key), limit, ms(seconds)),
       () => this.#fallback.limit(key, limit, seconds),
     );
   }
 
   repeat(key: string, value: string, seconds: number): Promise<boolean> {
     return this.#run(
-      () => this.client.courseRepeat(this.#prefix + key, value, Math.ceil(seconds * 1000)),
+      () => this.client.courseRepeat(this.#prefix + storeKey(key), digest(value), ms(seconds)),
       () => this.#fallback.repeat(key, value, seconds),
     );
   }
@@ -130,6 +133,11 @@ function defaultReport(state: 'down' | 'up', error?: unknown): void {
       String(error),
     );
   else console.warn('course: Redis is back; limits are shared again');
+}
+
+// Redis refuses an expiry of 0 ms.
+function ms(seconds: number): number {
+  return Math.max(1, Math.ceil(seconds * 1000));
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -9,7 +9,10 @@ export interface Store {
    * `seconds`, and returns `false`.
    */
   limit(key: string, limit: number, seconds: number): Promise<boolean>;
-  /** `true` when `value` is what was stored for `key`; otherwise stores it and returns `false`. */
+  /**
+   * `true` when `value` is what was stored for `key`; otherwise stores it and returns `false`.
+   * A value is what a client sent, up to a body's size: the stores of Course keep its SHA-256.
+   */
   repeat(key: string, value: string, seconds: number): Promise<boolean>;
   /** Releases connections. */
   close?(): Promise<void>;

@@ -1,17 +1,21 @@
+import { createHash } from 'node:crypto';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryStore } from '../../runtime/store/memory.js';
+import { DEFAULT_MAX_ENTRIES, MemoryStore } from '../../runtime/store/memory.js';
 import { RedisStore } from '../../runtime/store/redis.js';
 import type { Store } from '../../runtime/store/types.js';
 import { startRedis, type RedisServer } from '../_redis.js';
 
 let redis: RedisServer;
 let redisStore: RedisStore;
+const prefix = `t${Date.now()}:`;
 
 beforeAll(async () => {
   redis = await startRedis();
   redisStore = new RedisStore({
     url: redis.url,
-    prefix: `t${Date.now()}:`,
+    prefix,
     onStateChange: () => {},
   });
   await new Promise<void>((resolve) =>
@@ -66,12 +70,89 @@ describe.each(stores)('%s store', (_name, store) => {
 describe('memory store', () => {
   it('a limited call does not extend the window', async () => {
     let now = 0;
-    const store = new MemoryStore(() => now);
+    const store = new MemoryStore({ now: () => now });
     await store.limit('k', 1, 10);
     now = 9_000;
     expect(await store.limit('k', 1, 10)).toBe(true);
     now = 10_001;
     expect(await store.limit('k', 1, 10)).toBe(false);
+  });
+
+  it('refuses a maxEntries that is not a whole number above 0', () => {
+    for (const maxEntries of [0, -1, 1.5, Number.NaN])
+      expect(() => new MemoryStore({ maxEntries }), String(maxEntries)).toThrow(/maxEntries/);
+  });
+
+  it('when full, evicts expired entries first, then the least recently used', async () => {
+    let now = 0;
+    const store = new MemoryStore({ maxEntries: 100, now: () => now });
+    await store.limit('limited', 1, 60);
+    expect(await store.limit('limited', 1, 60)).toBe(true); // the oldest entry from here on
+    for (let i = 0; i < 50; i++) await store.limit(`short-${i}`, 5, 1);
+    now = 2_000; // the 50 short windows have ended
+    for (let i = 0; i < 99; i++) await store.limit(`a-${i}`, 5, 60);
+    expect(store.size).toBe(100);
+    expect(await store.limit('limited', 1, 60)).toBe(true); // the expired ones went, not it
+    // A limited client that keeps calling stays: the 99 others are older.
+    for (let i = 0; i < 99; i++) await store.limit(`b-${i}`, 5, 60);
+    expect(await store.limit('limited', 1, 60)).toBe(true);
+    // One that stops calling goes once 100 other clients have called: it is let through again.
+    for (let i = 0; i < 100; i++) await store.limit(`c-${i}`, 5, 60);
+    expect(store.size).toBe(100);
+    expect(await store.limit('limited', 1, 60)).toBe(false);
+  });
+
+  it(`200,000 distinct clients: it stays at ${DEFAULT_MAX_ENTRIES} entries, and the heap bounded`, async () => {
+    const store = new MemoryStore();
+    await store.limit('limit:warm:hit', 5, 60);
+    const before = heapMB();
+    for (let i = 0; i < 200_000; i++)
+      await store.limit(`limit:10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}:hit`, 5, 60);
+    const after = heapMB();
+    console.log(`memory store, 200,000 clients: heap ${mb(before)} → ${mb(after)} MB`);
+    expect(store.size).toBe(DEFAULT_MAX_ENTRIES);
+    expect(after - before).toBeLessThan(6);
+  });
+
+  it('requestRepeat with 60 values of 900 KB keeps digests: 60 entries, the heap unchanged', async () => {
+    const store = new MemoryStore();
+    const value = (i: number) => String.fromCharCode(65 + (i % 26)).repeat(900_000) + i;
+    await store.repeat('warm', 'x', 60);
+    const before = heapMB();
+    for (let i = 0; i < 60; i++) expect(await store.repeat(`c${i}`, value(i), 86_400)).toBe(false);
+    const after = heapMB();
+    console.log(`memory store, 60 × 900 KB repeats: heap ${mb(before)} → ${mb(after)} MB`);
+    expect(store.size).toBe(61);
+    expect(after - before).toBeLessThan(1);
+    expect(await store.repeat('c7', value(7), 86_400)).toBe(true);
+    expect(await store.repeat('c7', value(8), 86_400)).toBe(false);
+  });
+});
+
+describe('redis store keeps digests, bounded keys, and expiries', () => {
+  it('a 900 KB value is stored as its SHA-256; every key has a TTL', async () => {
+    const key = `big-${Math.random()}`;
+    const value = 'v'.repeat(900_000);
+    expect(await redisStore.repeat(key, value, 86_400)).toBe(false);
+    expect(await redisStore.repeat(key, value, 86_400)).toBe(true);
+    const stored = await redisStore.client.get(`${prefix}${key}`);
+    expect(stored).toBe(createHash('sha256').update(value).digest('base64url'));
+    const repeatTtl = await redisStore.client.pttl(`${prefix}${key}`);
+    expect(repeatTtl).toBeGreaterThan(86_000_000);
+    expect(repeatTtl).toBeLessThanOrEqual(86_400_000);
+    await redisStore.limit(`count-${key}`, 5, 60);
+    const limitTtl = await redisStore.client.pttl(`${prefix}count-${key}`);
+    expect(limitTtl).toBeGreaterThan(0);
+    expect(limitTtl).toBeLessThanOrEqual(60_000);
+  });
+
+  it('a key over 256 characters is stored as its digest, still one client', async () => {
+    const key = `limit:${'x'.repeat(10_000)}:${Math.random()}`;
+    expect(await redisStore.limit(key, 1, 60)).toBe(false);
+    expect(await redisStore.limit(key, 1, 60)).toBe(true);
+    expect(await redisStore.limit(`${key}-other`, 1, 60)).toBe(false);
+    const keys = await redisStore.client.keys(`${prefix}*`);
+    expect(Math.max(...keys.map((k) => k.length))).toBeLessThanOrEqual(prefix.length + 256);
   });
 });
 
@@ -105,6 +186,19 @@ describe('redis store when Redis is unreachable', () => {
     await store.close();
   });
 });
+
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as () => void;
+
+function heapMB(): number {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed / 2 ** 20;
+}
+
+function mb(value: number): string {
+  return value.toFixed(1);
+}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

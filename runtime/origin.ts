@@ -1,0 +1,42 @@
+import type { CourseRequest } from './request.js';
+
+/**
+ * Whether a browser sent this request from another origin, as Go's `CrossOriginProtection`
+ * decides: by `Sec-Fetch-Site` (only `same-origin` and `none`, a request the user typed, pass;
+ * `same-site` is refused too, since a sibling sub-domain is where a tossed cookie comes from),
+ * else by comparing `Origin` with `Host`. A request with neither header is not a browser's, or
+ * comes from a browser too old to send them: the CSRF token alone decides.
+ */
+export function crossOrigin(request: CourseRequest): boolean {
+  const site = request.getHeader('sec-fetch-site');
+  if (site) return site !== 'same-origin' && site !== 'none';
+  const origin = request.getHeader('origin');
+  return origin !== undefined && !sameHost(origin, request.getHeader('host'));
+}
+
+/**
+ * Whether the client reached the app over https: the connection is TLS, or, only when
+ * `trustProxy` proxies are believed, their `X-Forwarded-Proto` says `https` (the entry
+ * `trustProxy` from the right, or the first when a proxy replaced the header).
+ */
+export function isSecure(request: CourseRequest, trustProxy = 0): boolean {
+  if (request.tls) return true;
+  if (trustProxy <= 0) return false;
+  const protos = (request.getHeader('x-forwarded-proto') ?? '').split(',');
+  return protos[Math.max(0, protos.length - trustProxy)]!.trim().toLowerCase() === 'https';
+}
+
+// --- internal ---
+
+/** `Origin` names the host of the request (its default port made explicit or not). */
+function sameHost(origin: string, host: string | undefined): boolean {
+  if (host === undefined) return false;
+  try {
+    // An opaque origin (`null`) does not parse: refused.
+    const from = new URL(origin);
+    if (from.protocol !== 'https:' && from.protocol !== 'http:') return false;
+    return new URL(`${from.protocol}//${host}`).host === from.host;
+  } catch {
+    return false;
+  }
+}
