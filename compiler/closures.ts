@@ -54,8 +54,10 @@ function visit(
       captureError(identifier.getText(), declaration, identifier, diagnostics);
       continue;
     }
-    if (seen.has(statement)) continue;
-    seen.add(statement);
+    // An import declaration may bring several names a closure uses: each one counts.
+    const binding = Node.isImportDeclaration(statement) ? declaration : statement;
+    if (seen.has(binding)) continue;
+    seen.add(binding);
     if (Node.isImportDeclaration(statement)) {
       addImport(declaration, statement, identifier.getText(), deps);
     } else if (Node.isVariableStatement(statement) && statement.getDeclarationKind() !== 'const') {

@@ -30,6 +30,7 @@ Course.get('/path/{rest}', (rest) => 'rest=' + rest).where({ rest: '.*' });
 Course.get('/slug/{slug}', (slug) => slug, { defaultParameterRegex: '[a-z-]+' });
 Course.get('/Case', () => 'Case');
 Course.get('/limit', () => 'limit ' + LIMIT);
+Course.get('/two-helpers', () => request().method + ' ' + url('home'));
 
 Course.get('/shop/{id}', 'Shop@show').name('shop.show');
 Course.get('/shop-tuple/{id}', [Shop, 'show']);
@@ -198,6 +199,10 @@ describe('matching', () => {
 });
 
 describe('callbacks and namespaces', () => {
+  it('regression: a closure keeps every name it uses from one import', async () => {
+    expect((await get('/two-helpers')).body).toBe('GET /');
+  });
+
   it("'Class@method' resolves in the default namespace, and parameters arrive by position", async () => {
     expect((await get('/shop/9')).body).toBe('shop 9');
   });
