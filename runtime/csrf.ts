@@ -105,14 +105,8 @@ function cookieToken(request: CourseRequest): string | undefined {
  * sends first is not ours to choose.
  */
 function onlyCookie(request: CourseRequest, name: string): string | undefined {
-  let value: string | undefined;
-  for (const part of (request.getHeader('cookie') ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq === -1 || part.slice(0, eq).trim() !== name) continue;
-    if (value !== undefined) return undefined;
-    value = part.slice(eq + 1).trim();
-  }
-  return value;
+  const values = request.cookieValues(name);
+  return values.length === 1 ? values[0] : undefined;
 }
 
 function sameText(a: string, b: string): boolean {

@@ -55,7 +55,7 @@ export class CourseRequest {
   #search: URLSearchParams | undefined;
   #body: Promise<Uint8Array> | undefined;
   #input: Promise<ParsedBody> | undefined;
-  #cookies: Map<string, string> | undefined;
+  #cookies: Map<string, string[]> | undefined;
 
   constructor(method: string, target: string, path: string, source: RequestSource, raw: unknown) {
     this.method = method;
@@ -126,18 +126,29 @@ export class CourseRequest {
     ));
   }
 
-  /** A cookie of the request by name. */
+  /** A cookie of the request by name (the first, when the header has several). */
   getCookie(name: string): string | undefined {
+    return this.cookieValues(name)[0];
+  }
+
+  /**
+   * Every value the `Cookie` header holds for `name`, in order: a browser sends two when a
+   * cookie of the same name was also set for a parent domain or path.
+   */
+  cookieValues(name: string): readonly string[] {
     if (!this.#cookies) {
       this.#cookies = new Map();
       for (const part of (this.getHeader('cookie') ?? '').split(';')) {
         const eq = part.indexOf('=');
         if (eq === -1) continue;
         const key = part.slice(0, eq).trim();
-        if (!this.#cookies.has(key)) this.#cookies.set(key, part.slice(eq + 1).trim());
+        const value = part.slice(eq + 1).trim();
+        const values = this.#cookies.get(key);
+        if (values) values.push(value);
+        else this.#cookies.set(key, [value]);
       }
     }
-    return this.#cookies.get(name);
+    return this.#cookies.get(name) ?? [];
   }
 
   /** The route being served, with its parameters; also set while middleware runs. */
