@@ -10,6 +10,7 @@ import { ROOT, type CliResult } from '../_utils.js';
 // through the repository's own node_modules.
 
 const PACKAGE = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
   dependencies: Record<string, string>;
   peerDependencies: Record<string, string>;
 };
@@ -165,6 +166,14 @@ try { await import('course-router/redis'); } catch (error) { console.log(error.m
         'course: course-router/redis needs the package "ioredis", which is not installed: npm install ioredis',
         '',
       ]);
+    });
+
+    it("course --version is the installed package's", async () => {
+      const cli = path.join(dir, 'node_modules/course-router/dist/cli/index.js');
+      const version = await run(dir, '', [cli, '--version']);
+      expect(version).toEqual({ code: 0, stdout: `${PACKAGE.version}\n`, stderr: '' });
+      const license = readFileSync(path.join(dir, 'node_modules/course-router/LICENSE'), 'utf8');
+      expect(license).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} the Course authors\n/);
     });
 
     it('course migrate prints one line naming the install, exit 1', async () => {
