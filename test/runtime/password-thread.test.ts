@@ -8,23 +8,23 @@ import { ROOT } from '../_utils.js';
 describe('passwords hash in worker threads', () => {
   it('the event loop keeps ticking every 5 ms while a cost-12 hash runs', async () => {
     await hashPassword('warm', 4);
+    const gaps: number[] = [];
     let last = performance.now();
-    let worst = 0;
-    let ticks = 0;
     const timer = setInterval(() => {
       const now = performance.now();
-      worst = Math.max(worst, now - last);
+      gaps.push(now - last);
       last = now;
-      ticks++;
     }, 5);
     const started = performance.now();
     const hash = await hashPassword('secret', 12);
     const took = performance.now() - started;
     clearInterval(timer);
     expect(hash).toMatch(/^\$2y\$12\$/);
-    // bcryptjs on the main thread, even in its async mode, holds the loop ~100 ms at a time.
-    expect(worst, `worst gap over ${ticks} ticks in ${took.toFixed(0)} ms`).toBeLessThan(50);
-    expect(ticks).toBeGreaterThan(took / 5 / 4);
+    // bcryptjs on the main thread, even in its async mode, holds the loop ~100 ms at a time: a
+    // cost-12 hash makes several such waits. This shared machine may stall a process once.
+    const figures = `${gaps.length} ticks in ${took.toFixed(0)} ms, worst ${Math.max(...gaps).toFixed(1)} ms`;
+    expect(gaps.filter((gap) => gap > 50).length, figures).toBeLessThanOrEqual(1);
+    expect(gaps.length, figures).toBeGreaterThan(took / 5 / 4);
   });
 
   it('concurrent hashes each come back to their own caller', async () => {
