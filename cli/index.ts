@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { runBuild } from './commands/build.js';
 import { runDatabase } from './commands/database.js';
@@ -7,8 +8,14 @@ import { runRoutes } from './commands/routes.js';
 import { runWatch } from './commands/watch.js';
 import { processOutput, reportFailure } from './output.js';
 
+// The package's own package.json, two folders above `dist/cli/index.js`.
+const { version } = JSON.parse(
+  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+) as { version: string };
+
 const program = new Command('course')
   .description('Compile route files into a typed dispatch module, and the tools around it.')
+  .version(version)
   .showHelpAfterError();
 
 program

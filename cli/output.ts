@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { styleText } from 'node:util';
 import { BuildError, type RouteDefinitionError } from '../compiler/index.js';
+import { MissingPackageError } from '../runtime/require-package.js';
 import { CliError } from './scaffold.js';
 
 /** Where the CLI prints: stdout for results, stderr for problems. */
@@ -32,8 +33,8 @@ export function printDiagnostics(
 
 /**
  * The top-level error policy: a build error prints its located messages with code frames and
- * gives 1; a usage problem its message and 1; anything else is a bug in the tool or the
- * environment, printed with its stack, and gives 2.
+ * gives 1; a usage problem, or a package to install, its message and 1; anything else is a bug
+ * in the tool or the environment, printed with its stack, and gives 2.
  */
 export function reportFailure(error: unknown, out: Output): number {
   if (error instanceof BuildError) {
@@ -44,6 +45,10 @@ export function reportFailure(error: unknown, out: Output): number {
   }
   if (error instanceof CliError) {
     out.error(`course: ${error.message}`);
+    return 1;
+  }
+  if (error instanceof MissingPackageError) {
+    out.error(error.message);
     return 1;
   }
   out.error(error instanceof Error ? (error.stack ?? error.message) : String(error));

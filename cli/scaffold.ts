@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { fileURLToPath } from 'node:url';
+import pluralize from 'pluralize';
 import { formatSource } from '../compiler/format.js';
 
 const TEMPLATES = fileURLToPath(new URL('../../cli/templates/', import.meta.url));
@@ -20,10 +21,14 @@ export function checkName(name: string | undefined, what: string): string {
   return name;
 }
 
-/** `Post` → `posts`, `BlogPost` → `blog_posts`. */
+/** `Post` → `posts`, `BlogPost` → `blog_posts`, `Person` → `people`: the last word made plural. */
 export function tableName(name: string): string {
-  const snake = name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
-  return snake.endsWith('s') ? snake : `${snake}s`;
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split('_');
+  words.push(pluralize(words.pop()!));
+  return words.join('_');
 }
 
 /**
@@ -43,18 +48,26 @@ export async function scaffold(
   writeFileSync(file, await formatSource(text));
 }
 
-/** Deletes a generated file after confirmation: `--yes`, or a "y" typed on a terminal. */
-export async function remove(file: string, yes: boolean): Promise<void> {
-  if (!existsSync(file)) throw new CliError(`${file} does not exist`);
+/** Deletes generated files after one confirmation: `--yes`, or a "y" typed on a terminal. */
+export async function remove(files: readonly string[], yes: boolean): Promise<void> {
+  const missing = files.find((file) => !existsSync(file));
+  if (missing) throw new CliError(`${missing} does not exist`);
+  const list = files.join(', ');
   if (!yes) {
     if (!process.stdin.isTTY)
-      throw new CliError(`refusing to delete ${file} without a terminal; pass --yes`);
+      throw new CliError(`refusing to delete ${list} without a terminal; pass --yes`);
     const rl = createInterface({ input: process.stdin, output: process.stdout });
-    const answer = await rl.question(`Delete ${file}? This cannot be undone. [y/N] `);
+    const answer = await rl.question(`Delete ${list}? This cannot be undone. [y/N] `);
     rl.close();
     if (!/^y(es)?$/i.test(answer.trim())) throw new CliError('nothing deleted');
   }
-  rmSync(file);
+  for (const file of files) rmSync(file);
+}
+
+/** The relative URL of the folder `to` from the file `from`, ending in `/`: `../../`. */
+export function folderUrl(from: string, to: string): string {
+  const relative = path.relative(path.dirname(from), to).split(path.sep).join('/');
+  return relative ? `${relative}/` : './';
 }
 
 /** The import path of `to` from the file `from`, ending in `.js` as ESM TypeScript wants. */

@@ -6,6 +6,7 @@ import { closureDeps, locationOf } from './closures.js';
 import type { ResolvedConfig } from './config.js';
 import type { Diagnostics } from './errors.js';
 import type { SitedReference } from './groups.js';
+import { LeftOutRoutes } from './left-out.js';
 import type { HandlerGroupDraft, RouteDraft } from './normalize.js';
 import type { FoundClass, SourceIndex } from './source-index.js';
 import type {
@@ -43,10 +44,12 @@ export function resolveApp(
     contextReader: undefined,
   };
   const references = new ReferenceCache(config, index, diagnostics);
+  const leftOut = new LeftOutRoutes();
   for (const draft of drafts) {
-    const record = resolveRoute(draft, app, config, index, diagnostics, references);
+    const record = resolveRoute(draft, app, config, index, diagnostics, references, leftOut);
     if (record) app.routes.push(record);
   }
+  leftOut.report(diagnostics);
   for (const group of handlerGroups) {
     const handlers = references.all(group.handlers, 'handleError');
     if (handlers) app.handlerGroups.push({ prefix: group.prefix, domain: group.domain, handlers });
@@ -113,6 +116,7 @@ function resolveRoute(
   index: SourceIndex,
   diagnostics: Diagnostics,
   references: ReferenceCache,
+  leftOut: LeftOutRoutes,
 ): RouteRecord | undefined {
   const optional = draft.definition.optionalMethod === true;
   const target = optional ? diagnostics.scratch() : diagnostics;
@@ -121,13 +125,7 @@ function resolveRoute(
     for (const error of target.errors) {
       // A method the controller lacks leaves its route out; a controller that cannot be found
       // is an error (one for the resource's seven routes: `Diagnostics`).
-      if (error.code === 'E_METHOD')
-        diagnostics.warn(
-          error.code,
-          `${error.message}; the resource route ${draft.verbs.join('|')} ${draft.url} is left out`,
-          error.loc,
-          error.hint,
-        );
+      if (error.code === 'E_METHOD') leftOut.add(error, draft);
       else diagnostics.error(error.code, error.message, error.loc, error.hint);
     }
     return undefined;

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import bcrypt from 'bcrypt';
+import { bcryptCompare, bcryptHash } from './bcrypt.js';
 
 /** bcrypt's default work factor here, as the original's configuration ships it. */
 export const DEFAULT_COST = 10;
@@ -14,8 +14,8 @@ export interface PasswordInfo {
 /**
  * Hashes a password: bcrypt (`$2y$`, PHP's `password_hash` format) over HMAC-SHA256 of the
  * password keyed with the pepper. The pre-hash is 64 hex characters, so bcrypt's 72-byte limit
- * never truncates a password and NUL bytes count like any other. The work runs on libuv's
- * thread pool, never on the event loop.
+ * never truncates a password and NUL bytes count like any other. The work runs in a worker
+ * thread, never on the event loop (`bcrypt.ts`).
  */
 export async function hashPassword(
   password: string,
@@ -24,7 +24,7 @@ export async function hashPassword(
 ): Promise<string> {
   if (!Number.isInteger(cost) || cost < 4 || cost > 31)
     throw new RangeError(`course: bcrypt cost must be 4–31, got ${cost}`);
-  const hash = await bcrypt.hash(prehash(password, pepper), cost);
+  const hash = await bcryptHash(prehash(password, pepper), cost);
   return `$2y$${hash.slice(4)}`;
 }
 
@@ -35,7 +35,7 @@ export async function verifyPassword(
   pepper = '',
 ): Promise<boolean> {
   if (!BCRYPT.test(hash)) return false;
-  return bcrypt.compare(prehash(password, pepper), `$2b$${hash.slice(4)}`);
+  return bcryptCompare(prehash(password, pepper), `$2b$${hash.slice(4)}`);
 }
 
 /** The algorithm and cost of a hash, as PHP's `password_get_info`. */

@@ -1,6 +1,14 @@
 /**
  * `course-router/redis`: the Redis store, a separate entry so that apps without Redis never
- * load its client.
+ * load its client. Its client, ioredis, is an optional peer dependency: importing this entry
+ * without it is an error naming the install, not a module resolution trace.
  */
-export { RedisStore } from './store/redis.js';
+import type * as Store from './store/redis.js';
+import { requirePackage } from './require-package.js';
+
+requirePackage('ioredis', 'course-router/redis');
+const store = await import('./store/redis.js');
+
+export const RedisStore = store.RedisStore;
+export type RedisStore = Store.RedisStore;
 export type { RedisStoreOptions } from './store/redis.js';

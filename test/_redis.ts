@@ -18,19 +18,22 @@ export async function startRedis(): Promise<RedisServer> {
     port,
     url: `redis://127.0.0.1:${port}`,
     async start() {
-      child = spawn(
+      const spawned = spawn(
         'redis-server',
         ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-        {
-          stdio: 'ignore',
-        },
+        { stdio: 'ignore' },
       );
-      await waitForPing(port);
+      child = spawned;
+      let failure: Error | undefined;
+      spawned.once('error', (error: NodeJS.ErrnoException) => {
+        failure = error.code === 'ENOENT' ? missingRedis() : error;
+      });
+      await waitForPing(port, () => failure);
     },
     async stop() {
       const running = child;
       child = undefined;
-      if (!running || running.exitCode !== null) return;
+      if (!running || running.pid === undefined || running.exitCode !== null) return;
       await new Promise<void>((resolve) => {
         running.once('exit', () => resolve());
         running.kill('SIGTERM');
@@ -55,8 +58,19 @@ export function freePort(): Promise<number> {
   });
 }
 
-async function waitForPing(port: number): Promise<void> {
+/** One line instead of `spawn redis-server ENOENT` traces. */
+function missingRedis(): Error {
+  const error = new Error(
+    'redis-server is not on the PATH: the Redis tests need it (Debian/Ubuntu: apt-get install redis-server)',
+  );
+  error.stack = error.message;
+  return error;
+}
+
+async function waitForPing(port: number, failed: () => Error | undefined): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt++) {
+    const failure = failed();
+    if (failure) throw failure;
     const client = new Redis({
       port,
       host: '127.0.0.1',

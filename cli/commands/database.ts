@@ -1,13 +1,18 @@
 import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
 import { register } from 'tsx/esm/api';
+import { connect, disconnect } from '../../runtime/db.js';
 import type { Output } from '../output.js';
 import { CliError } from '../scaffold.js';
 import { appPaths } from './generate.js';
 
 type Action = 'migrate' | 'rollback' | 'seed';
 
-/** `course migrate`, `course migrate:rollback`, `course seed`: Knex on the app's database. */
+/**
+ * `course migrate`, `course migrate:rollback`, `course seed`: Knex on the app's database, through
+ * the connection the models use (`course-router/db`). Every path is the app's, whatever the
+ * current folder: the configuration resolves the database file against the app folder too.
+ */
 export async function runDatabase(
   action: Action,
   options: { root: string },
@@ -16,15 +21,16 @@ export async function runDatabase(
   const paths = await appPaths(options.root);
   // Migrations, seeders and the config are TypeScript: loaded through tsx, like route files.
   const api = register();
-  let db: Knex | undefined;
+  let config: Knex.Config | undefined;
   try {
-    const { default: knex } = await import('knex');
-    const mod = (await import(pathToFileURL(paths.database).href).catch(() => {
-      throw new CliError(
-        `no database configuration at ${paths.database}; run course create:model first`,
-      );
-    })) as { default: Knex.Config };
-    db = knex(mod.default);
+    config = (
+      (await import(pathToFileURL(paths.database).href).catch(() => {
+        throw new CliError(
+          `no database configuration at ${paths.database}; run course create:model first`,
+        );
+      })) as { default: Knex.Config }
+    ).default;
+    const db = connect(config);
     const migrations = { directory: paths.migrations, loadExtensions: ['.ts', '.js'] };
     if (action === 'migrate') {
       const [batch, files] = (await db.migrate.latest(migrations)) as [number, string[]];
@@ -43,7 +49,7 @@ export async function runDatabase(
     }
     return 0;
   } finally {
-    await db?.destroy();
+    if (config) await disconnect(config);
     await api();
   }
 }

@@ -1,8 +1,16 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../compiler/index.js';
 import type { Output } from '../output.js';
-import { checkName, importPath, remove, scaffold, tableName } from '../scaffold.js';
+import {
+  checkName,
+  CliError,
+  folderUrl,
+  importPath,
+  remove,
+  scaffold,
+  tableName,
+} from '../scaffold.js';
 
 /** Options shared by the generators. */
 export interface GenerateOptions {
@@ -17,6 +25,7 @@ export async function appPaths(root: string) {
   const config = await loadConfig(root);
   const app = config.namespaces['App'] ?? path.join(config.root, 'app');
   return {
+    root: config.root,
     controllers: path.join(app, 'Components/Controller'),
     models: path.join(app, 'Components/Model'),
     migrations: path.join(app, 'Database/migrations'),
@@ -34,8 +43,8 @@ export async function createModel(
   const model = checkName(name, 'model');
   const paths = await appPaths(options.root);
   const file = path.join(paths.models, `${model}.ts`);
-  if (options.remove) return removed(file, !!options.yes, out);
-  await ensureDatabaseConfig(paths.database, out);
+  if (options.remove) return removed([file], !!options.yes, out);
+  await ensureDatabaseConfig(paths, out);
   await scaffold(file, 'model.ts.tpl', {
     name: model,
     table: tableName(model),
@@ -54,7 +63,7 @@ export async function createController(
   const controller = checkName(name, 'controller');
   const paths = await appPaths(options.root);
   const file = path.join(paths.controllers, `${controller}.ts`);
-  if (options.remove) return removed(file, !!options.yes, out);
+  if (options.remove) return removed([file], !!options.yes, out);
   const template = options.resource ? 'resource-controller.ts.tpl' : 'controller.ts.tpl';
   const route = tableName(controller.replace(/Controller$/, '') || controller);
   await scaffold(file, template, { name: controller, path: route });
@@ -62,7 +71,10 @@ export async function createController(
   return 0;
 }
 
-/** `course generate:files --component=<Name>`: controller, model, migration and seeder. */
+/**
+ * `course generate:files --component=<Name> [--remove]`: controller, model, migration and
+ * seeder; `--remove` deletes those of them that exist, migrations found by name.
+ */
 export async function generateFiles(
   component: string | undefined,
   options: GenerateOptions,
@@ -71,9 +83,9 @@ export async function generateFiles(
   const name = checkName(component, 'component');
   const paths = await appPaths(options.root);
   const table = tableName(name);
+  if (options.remove) return removeComponent(name, table, paths, !!options.yes, out);
   await createController(`${name}Controller`, options, out);
   await createModel(name, options, out);
-  if (options.remove) return 0;
   const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
   const migration = path.join(paths.migrations, `${stamp}_create_${table}.ts`);
   await scaffold(migration, 'migration.ts.tpl', { table });
@@ -86,14 +98,41 @@ export async function generateFiles(
 
 // --- internal ---
 
-async function ensureDatabaseConfig(file: string, out: Output): Promise<void> {
-  if (existsSync(file)) return;
-  await scaffold(file, 'database-config.ts.tpl', {});
-  out.info(`created ${file}`);
+type AppPaths = Awaited<ReturnType<typeof appPaths>>;
+
+async function ensureDatabaseConfig(paths: AppPaths, out: Output): Promise<void> {
+  if (existsSync(paths.database)) return;
+  await scaffold(paths.database, 'database-config.ts.tpl', {
+    appFolder: folderUrl(paths.database, paths.root),
+  });
+  out.info(`created ${paths.database}`);
 }
 
-async function removed(file: string, yes: boolean, out: Output): Promise<number> {
-  await remove(file, yes);
-  out.info(`removed ${file}`);
+async function removed(files: string[], yes: boolean, out: Output): Promise<number> {
+  await remove(files, yes);
+  for (const file of files) out.info(`removed ${file}`);
+  return 0;
+}
+
+/** Everything `generate:files` made for the component; the database configuration stays. */
+async function removeComponent(
+  name: string,
+  table: string,
+  paths: AppPaths,
+  yes: boolean,
+  out: Output,
+): Promise<number> {
+  const migration = new RegExp(`^\\d+_create_${table}\\.ts$`);
+  const files = [
+    path.join(paths.controllers, `${name}Controller.ts`),
+    path.join(paths.models, `${name}.ts`),
+    ...(existsSync(paths.migrations) ? readdirSync(paths.migrations) : [])
+      .filter((file) => migration.test(file))
+      .map((file) => path.join(paths.migrations, file)),
+    path.join(paths.seeds, `${name}Seed.ts`),
+  ].filter((file) => existsSync(file));
+  if (files.length === 0) throw new CliError(`no file of the component ${name} exists`);
+  await removed(files, yes, out);
+  out.info(`kept ${paths.database}: every model uses it`);
   return 0;
 }

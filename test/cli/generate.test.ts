@@ -1,21 +1,33 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeApp, ROOT, runCli, writeApp } from '../_utils.js';
 
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
-let dir: string;
 
-beforeAll(() => {
-  dir = writeApp({
+const TSX = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
+let dir: string;
+const apps: string[] = [];
+
+/** An app with Knex and SQLite installed, type-checked under strict tsc. */
+function databaseApp(): string {
+  const app = writeApp({
     'routes.ts': `import { Course } from 'course-router';\nCourse.get('/', () => 'home');\n`,
   });
+  apps.push(app);
   for (const pkg of ['knex', 'better-sqlite3'])
-    symlinkSync(path.join(ROOT, 'node_modules', pkg), path.join(dir, 'node_modules', pkg), 'dir');
+    symlinkSync(path.join(ROOT, 'node_modules', pkg), path.join(app, 'node_modules', pkg), 'dir');
   writeFileSync(
-    path.join(dir, 'tsconfig.json'),
+    path.join(app, 'tsconfig.json'),
     JSON.stringify({
       compilerOptions: {
         strict: true,
@@ -28,15 +40,31 @@ beforeAll(() => {
       include: ['app/**/*.ts'],
     }),
   );
+  return app;
+}
+
+beforeAll(() => {
+  dir = databaseApp();
 });
 
-afterAll(() => removeApp(dir));
+afterAll(() => apps.forEach(removeApp));
 
 const cli = (...args: string[]) => runCli([...args, '--root', dir], dir);
-const tsc = () =>
+const tsc = (app = dir) =>
   new Promise<string>((resolve) =>
-    execFile(process.execPath, [TSC, '-p', dir], (_e, stdout, stderr) => resolve(stdout + stderr)),
+    execFile(process.execPath, [TSC, '-p', app], (_e, stdout, stderr) => resolve(stdout + stderr)),
   );
+
+/** Runs a TypeScript file of an app with node (and tsx), from `cwd`; killed after 20 s. */
+const script = (file: string, cwd: string, env: NodeJS.ProcessEnv = {}) =>
+  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = execFile(
+      process.execPath,
+      ['--import', TSX, file],
+      { cwd, timeout: 20_000, env: { ...process.env, ...env } },
+      (_e, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
+    );
+  });
 
 describe('generators', () => {
   it('create:model and create:controller [--resource] write files that compile under tsc', async () => {
@@ -108,19 +136,9 @@ describe('generators', () => {
         path.join(dir, 'read.ts'),
         `import { Post } from './app/Components/Model/Post.js';\nimport { disconnect } from 'course-router/db';\nimport database from './app/Database/config.js';\nconst id = await Post.create({ title: 'third' });\nconsole.log(JSON.stringify({ id, rows: (await Post.all()).map((r) => r.title), found: (await Post.find(1))?.title }));\nawait disconnect(database);\n`,
       );
-      const read = await new Promise<string>((resolve, reject) =>
-        execFile(
-          process.execPath,
-          [
-            '--import',
-            pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href,
-            'read.ts',
-          ],
-          { cwd: dir, env: { ...process.env, ...env } },
-          (e, stdout, stderr) => (e ? reject(new Error(stderr)) : resolve(stdout)),
-        ),
-      );
-      expect(JSON.parse(read)).toEqual({
+      const read = await script('read.ts', dir, env);
+      expect(read.code, read.stderr).toBe(0);
+      expect(JSON.parse(read.stdout)).toEqual({
         id: 3,
         rows: ['first', 'second', 'third'],
         found: 'first',
@@ -129,4 +147,95 @@ describe('generators', () => {
       expect(back.stdout).toMatch(/rolled back batch 1/);
     },
   );
+
+  it('the README snippet type-checks: create() gives the key find() takes', async () => {
+    writeFileSync(
+      path.join(dir, 'app/readme.ts'),
+      `import { Post } from './Components/Model/Post.js';
+const since = new Date(0);
+const id = await Post.create({ title: 'Hello' });
+const post = await Post.find(id);
+const all = await Post.all();
+await Post.update(id, { title: 'Hi' });
+const recent = await Post.query().where('created_at', '>', since);
+export const read: [typeof id, typeof post, typeof all, typeof recent] = [id, post, all, recent];
+export const key: number | string = id;
+`,
+    );
+    expect(await tsc()).toBe('');
+  });
+
+  it(
+    'migrate --root from another folder makes the database in the app; a script using a model ends by itself',
+    { timeout: 60_000 },
+    async () => {
+      const elsewhere = path.join(dir, 'elsewhere');
+      mkdirSync(elsewhere);
+      const migrate = await runCli(['migrate', '--root', '..'], elsewhere);
+      expect(migrate.code, migrate.stderr).toBe(0);
+      expect(existsSync(path.join(dir, 'database.sqlite'))).toBe(true);
+      expect(readdirSync(elsewhere)).toEqual([]);
+      // No disconnect(): the script's work done, nothing of the pool holds it open.
+      writeFileSync(
+        path.join(dir, 'count.ts'),
+        `import { Post } from './app/Components/Model/Post.js';\nawait Post.create({ title: 'x' });\nconsole.log((await Post.all()).length);\n`,
+      );
+      const started = performance.now();
+      const count = await script('../count.ts', elsewhere);
+      expect(count.code, count.stderr).toBe(0);
+      expect(count.stdout).toBe('1\n');
+      expect(performance.now() - started).toBeLessThan(15_000);
+      expect(readdirSync(elsewhere)).toEqual([]);
+    },
+  );
+});
+
+describe('generate:files names and --remove', () => {
+  let app: string;
+  beforeAll(() => {
+    app = databaseApp();
+  });
+  const generate = (...args: string[]) => runCli(['generate:files', ...args, '--root', app], app);
+  const migrations = () => readdirSync(path.join(app, 'app/Database/migrations')).sort();
+
+  it('tables are English plurals of the last word', { timeout: 60_000 }, async () => {
+    for (const name of ['Category', 'Person', 'BlogPost'])
+      expect((await generate(`--component=${name}`)).code).toBe(0);
+    expect(
+      migrations()
+        .map((f) => f.replace(/^\d+_/, ''))
+        .sort(),
+    ).toEqual(['create_blog_posts.ts', 'create_categories.ts', 'create_people.ts']);
+    expect(readFileSync(path.join(app, 'app/Components/Model/Person.ts'), 'utf8')).toContain(
+      "table = 'people'",
+    );
+    expect(await tsc(app)).toBe('');
+  });
+
+  it('--remove deletes everything the generator made, migration found by name, and says what it keeps', async () => {
+    expect((await generate('--component=Tag')).code).toBe(0);
+    const made = [
+      'app/Components/Controller/TagController.ts',
+      'app/Components/Model/Tag.ts',
+      'app/Database/seeds/TagSeed.ts',
+    ];
+    const [migration] = migrations().filter((f) => f.endsWith('_create_tags.ts'));
+    expect(migration).toBeDefined();
+    const refused = await generate('--component=Tag', '--remove');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('pass --yes');
+    const removed = await generate('--component=Tag', '--remove', '--yes');
+    expect(removed.code, removed.stderr).toBe(0);
+    for (const file of [...made, `app/Database/migrations/${migration}`]) {
+      expect(existsSync(path.join(app, file)), file).toBe(false);
+      expect(removed.stdout).toContain(`removed ${path.join(app, file)}`);
+    }
+    expect(removed.stdout).toContain(
+      `kept ${path.join(app, 'app/Database/config.ts')}: every model uses it`,
+    );
+    expect(migrations().some((f) => f.includes('people'))).toBe(true);
+    const again = await generate('--component=Tag', '--remove', '--yes');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('no file of the component Tag exists');
+  });
 });

@@ -244,14 +244,30 @@ describe('build warnings', () => {
     return { dir, stderr: result.stderr };
   }
 
-  it('a resource route whose method the controller lacks is left out, with a warning', async () => {
-    const { stderr } = await warnings(`Course.resource('shops', 'Shop');\n`);
-    expect(stderr).toContain(
-      'routes.ts:2:8: warning E_METHOD: class Shop has no method index; the resource route GET /shops is left out',
+  it('resource routes whose methods the controller lacks are left out, with one warning per resource', async () => {
+    const { stderr } = await warnings(
+      `Course.resource('shops', 'Shop');\nCourse.resource('carts', 'Cart');\n`,
+      {
+        'app/Components/Controller/Cart.ts': `export class Cart {\n${['index', 'create', 'store', 'show', 'edit', 'update'].map((m) => `  ${m}() { return '${m}'; }\n`).join('')}}\n`,
+      },
     );
-    expect(stderr).not.toContain('method show');
+    expect(stderr).toContain(
+      'routes.ts:2:8: warning E_METHOD: class Shop has no method index (nor create, store, edit, update, destroy); the resource routes GET /shops, GET /shops/create, POST /shops, GET /shops/{id}/edit, PUT|PATCH /shops/{id}, DELETE /shops/{id} are left out\n  hint: its methods: show\n',
+    );
+    expect(stderr).toContain(
+      'routes.ts:3:8: warning E_METHOD: class Cart has no method destroy; the resource route DELETE /carts/{id} is left out\n',
+    );
+    expect(stderr.match(/warning E_METHOD/g)).toHaveLength(2);
     const routes = await runCli(['routes', '--root', apps[0]!, '--json']);
-    expect(JSON.parse(routes.stdout).map((r: { name: string }) => r.name)).toEqual(['shops.show']);
+    expect(JSON.parse(routes.stdout).map((r: { name: string }) => r.name)).toEqual([
+      'shops.show',
+      'carts.index',
+      'carts.create',
+      'carts.store',
+      'carts.show',
+      'carts.edit',
+      'carts.update',
+    ]);
   });
 
   it('a route an earlier route always wins over is reported', async () => {
