@@ -12,7 +12,8 @@ import { normalizeHandlerGroups, normalizeRoutes } from './normalize.js';
 import { resolveApp } from './resolve.js';
 import { SourceIndex } from './source-index.js';
 import type { CompiledApp } from './types.js';
-import { validateAttributes, validateDrafts, validateRoutes } from './validate.js';
+import { validateShadowing } from './shadowing.js';
+import { validateAttributes, validateDrafts } from './validate.js';
 import { readIfExists, writeIfDifferent } from './write.js';
 
 /** Options of `build()`. */
@@ -77,7 +78,7 @@ export async function compile(
   validateDrafts(drafts, config.root, diagnostics);
   const handlerGroups = normalizeHandlerGroups(loaded.recording, diagnostics);
   const app = resolveApp(drafts, handlerGroups, loaded.recording, config, index, diagnostics);
-  validateRoutes(app.routes, config.root, diagnostics);
+  validateShadowing(app.routes, config.root, diagnostics);
   if (diagnostics.errors.length > 0) throw new BuildError(diagnostics.errors, config.root);
   app.contextReader = contextUse(app, loaded.files, config, index);
   const chunks = emitModule(app, {

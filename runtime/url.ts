@@ -23,17 +23,20 @@ export type AnyUrlParams = object | readonly ParamValue[] | null;
 
 /**
  * The parameters `url(name, params)` accepts for a route with the required parameters `R` and
- * the optional ones `O`: an object of them, or their values in order (`null` too when none is
- * required). The generated module writes `UrlParamsOf<'id'>`, which tsc shows in its messages and
- * builds once for every route with the same parameters.
+ * the optional ones `O`: an object of them (of none: `{}`), or their values in the order the
+ * placeholders take them (`UrlPositions`), or `null` when none is required. The generated module
+ * writes `UrlParamsOf<'id'>`, which tsc shows in its messages and builds once for every route
+ * with the same parameters.
  */
 export type UrlParamsOf<R extends string, O extends string = never> =
-  | ([O] extends [never]
-      ? { [P in R]: ParamValue }
-      : [R] extends [never]
-        ? { [P in O]?: ParamValue }
-        : { [P in R]: ParamValue } & { [P in O]?: ParamValue })
-  | readonly ParamValue[]
+  | ([R | O] extends [never]
+      ? { readonly [name: string]: never }
+      : [O] extends [never]
+        ? { [P in R]: ParamValue }
+        : [R] extends [never]
+          ? { [P in O]?: ParamValue }
+          : { [P in R]: ParamValue } & { [P in O]?: ParamValue })
+  | UrlPositions<R, O>
   | ([R] extends [never] ? null : never);
 
 /**
@@ -98,6 +101,31 @@ export function registerTable(table: RouteTable): void {
 }
 
 // --- internal ---
+
+/**
+ * The arrays that fill a route's placeholders by position: a value for each required parameter,
+ * then for as many of the optional ones, which follow them, as wanted (the generated module counts
+ * an optional parameter a required one follows as required: `url()` cannot leave it out). A
+ * shorter array would leave a placeholder empty, a longer one a value unused.
+ */
+type UrlPositions<
+  R extends string,
+  O extends string,
+  T extends readonly unknown[] = readonly [],
+> = [R] extends [never]
+  ? [O] extends [never]
+    ? T
+    : UrlPositions<never, Exclude<O, LastOf<O>>, readonly [...T, ParamValue?]>
+  : UrlPositions<Exclude<R, LastOf<R>>, O, readonly [...T, ParamValue]>;
+
+/** One member of the union `U` (which one is up to tsc): `UrlPositions` counts names with it. */
+type LastOf<U> = (U extends unknown ? (member: () => U) => void : never) extends (
+  member: infer I,
+) => void
+  ? I extends () => infer L
+    ? L
+    : never
+  : never;
 
 const TABLE = Symbol.for('course-router.table');
 type Holder = { [TABLE]?: RouteTable };

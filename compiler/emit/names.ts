@@ -45,7 +45,7 @@ const hosts = templates(${str(JSON.stringify(hosts))});`),
         '/** The routes `url(name)` accepts with no parameters. */\nexport interface AppRoutesWithoutParams {}',
       terminator: ';',
       entries: named
-        .filter(([, route]) => paramNames(route, false).length === 0)
+        .filter(([, route]) => urlParamNames(route).required.length === 0)
         .map(([name]) => ({ text: `  ${key(name)}: 0` })),
     },
     code(`declare module 'course-router' {
@@ -82,11 +82,18 @@ function routeParams(route: RouteRecord) {
   return [...(route.domain?.params ?? []), ...route.params];
 }
 
-/** The names of a route's optional parameters, or of its required ones. */
-function paramNames(route: RouteRecord, optional: boolean): string[] {
-  return routeParams(route)
-    .filter((p) => p.optional === optional)
-    .map((p) => p.name);
+/**
+ * The parameters `url()` must be given, in the order the placeholders take them (domain first),
+ * and the optional ones after them. An optional parameter a required one follows counts as
+ * required: `url()` refuses to leave out a placeholder before one it fills.
+ */
+function urlParamNames(route: RouteRecord): { required: string[]; optional: string[] } {
+  const params = routeParams(route);
+  const last = params.map((p) => p.optional).lastIndexOf(false);
+  return {
+    required: params.slice(0, last + 1).map((p) => p.name),
+    optional: params.slice(last + 1).map((p) => p.name),
+  };
 }
 
 function paramsType(route: RouteRecord): string {
@@ -102,8 +109,7 @@ function paramsType(route: RouteRecord): string {
  */
 function urlParamsType(route: RouteRecord): string {
   const union = (names: string[]) => (names.length === 0 ? 'never' : names.map(str).join(' | '));
-  const required = paramNames(route, false);
-  const optional = paramNames(route, true);
+  const { required, optional } = urlParamNames(route);
   return optional.length === 0
     ? `UrlParamsOf<${union(required)}>`
     : `UrlParamsOf<${union(required)}, ${union(optional)}>`;

@@ -3,6 +3,16 @@ import { removeApp, runCli, writeApp } from '../_utils.js';
 
 const CONTROLLER = `export class Shop {\n  show(id: string) { return id; }\n}\n`;
 const HEAD = `import { Course } from 'course-router';\n`;
+const PHOTOS = `export class Photos {
+  index() {}
+  create() {}
+  store() {}
+  show(id: string) { return id; }
+  edit(id: string) { return id; }
+  update(id: string) { return id; }
+  destroy(id: string) { return id; }
+}
+`;
 
 const apps: string[] = [];
 afterEach(() => {
@@ -173,13 +183,64 @@ describe('build errors name file:line:col and what to do', () => {
     expect(stderr).toContain('hint: the route settings are unsafeRegex, defaultParameterRegex');
   });
 
-  it('E_DUPLICATE_ROUTE: the same verb, pattern and domain twice, naming both', async () => {
-    const stderr = await failingBuild(
-      `Course.get('/a/{id}', 'Shop@show');\nCourse.match(['post', 'get'], '/a/{id}', 'Shop@show');\n`,
-    );
-    expect(stderr).toContain(
-      'routes.ts:3:8: error E_DUPLICATE_ROUTE: POST|GET /a/{id} is already registered at routes.ts:2:8',
-    );
+  describe('E_DUPLICATE_ROUTE: a route whose every verb earlier routes with its pattern take', () => {
+    it('patterns that differ only in parameter names, naming both routes', async () => {
+      const stderr = await failingBuild(
+        `Course.get('/a/{x}', 'Shop@show');\nCourse.get('/a/{y}', 'Shop@show');\n`,
+      );
+      expect(stderr).toContain(
+        'routes.ts:3:8: error E_DUPLICATE_ROUTE: GET /a/{y} can never be reached: registered first with the same pattern and domain, GET /a/{x} at routes.ts:2:8 takes GET',
+      );
+      expect(stderr).toContain(
+        'hint: remove it, or give it verbs, a pattern or a domain the earlier routes do not take',
+      );
+    });
+
+    it('several earlier routes that take a verb each', async () => {
+      const stderr = await failingBuild(
+        `Course.get('/c', 'Shop@show');\nCourse.post('/c', 'Shop@show');\nCourse.match(['get', 'post'], '/c', 'Shop@show');\n`,
+      );
+      expect(stderr).toContain(
+        'routes.ts:4:8: error E_DUPLICATE_ROUTE: GET|POST /c can never be reached: registered first with the same pattern and domain, GET /c at routes.ts:2:8 takes GET; POST /c at routes.ts:3:8 takes POST',
+      );
+    });
+
+    it('HEAD, which a GET route answers, and any() after any()', async () => {
+      const stderr = await failingBuild(
+        `Course.get('/f', 'Shop@show');\nCourse.match(['head'], '/f', 'Shop@show');\nCourse.any('/e/{id}', 'Shop@show');\nCourse.all('/e/{other}', 'Shop@show');\n`,
+      );
+      expect(stderr).toContain(
+        'routes.ts:3:8: error E_DUPLICATE_ROUTE: HEAD /f can never be reached: registered first with the same pattern and domain, GET /f at routes.ts:2:8 takes HEAD',
+      );
+      expect(stderr).toContain(
+        'routes.ts:5:8: error E_DUPLICATE_ROUTE: ANY /e/{other} can never be reached: registered first with the same pattern and domain, ANY /e/{id} at routes.ts:4:8 takes every verb',
+      );
+    });
+
+    it('routes a resource and a partial group expand to, and setMatch() routes with one regex', async () => {
+      const stderr = await failingBuild(
+        `Course.resource('/photos', 'Photos');
+Course.put('/photos/{photo}', 'Shop@show');
+Course.partialGroup('/{lang}', () => {
+  Course.get('/about', 'Shop@show');
+});
+Course.get('/{locale}/about', 'Shop@show');
+Course.all('/x', 'Shop@show').setMatch('/^\\/x(.*)$/i');
+Course.match(['get'], '/y', 'Shop@show').setMatch('/^\\/x(.*)$/i');
+`,
+        { 'app/Components/Controller/Photos.ts': PHOTOS },
+      );
+      expect(stderr).toContain(
+        'routes.ts:3:8: error E_DUPLICATE_ROUTE: PUT /photos/{photo} can never be reached: registered first with the same pattern and domain, PUT|PATCH /photos/{id} at routes.ts:2:8 takes PUT',
+      );
+      expect(stderr).toContain(
+        'routes.ts:7:8: error E_DUPLICATE_ROUTE: GET /{locale}/about can never be reached: registered first with the same pattern and domain, GET /{lang}/about at routes.ts:5:10 takes GET',
+      );
+      expect(stderr).toContain(
+        'routes.ts:9:8: error E_DUPLICATE_ROUTE: GET /y setMatch(/^\\/x(.*)$/i) can never be reached: registered first with the same pattern and domain, ANY /x setMatch(/^\\/x(.*)$/i) at routes.ts:8:8 takes GET',
+      );
+      expect(stderr).toContain('build failed: 3 errors');
+    });
   });
 
   it('E_REGEX: a setMatch() PHP modifier JavaScript does not have', async () => {
@@ -275,17 +336,89 @@ describe('build warnings', () => {
       `Course.get('/u/{id}', 'Shop@show');\nCourse.get('/u/me', 'Shop@show');\n`,
     );
     expect(stderr).toContain(
-      'routes.ts:3:8: warning E_DUPLICATE_ROUTE: GET /u/me can never match: GET /u/{id} at routes.ts:2:8 is registered first',
+      'routes.ts:3:8: warning E_DUPLICATE_ROUTE: GET /u/me can never be reached: registered first and matching every request it matches, GET /u/{id} at routes.ts:2:8 takes GET',
     );
+    expect(stderr).toContain('hint: register the more specific route first');
   });
 
   it('names the first of several earlier routes that take a static path, whatever their prefixes', async () => {
     const { stderr } = await warnings(
       `Course.get('/u/{id}', 'Shop@show');\nCourse.get('/{a}/me', 'Shop@show');\nCourse.get('/v/{id}', 'Shop@show');\nCourse.get('/u/me', 'Shop@show');\nCourse.get('/v/x', 'Shop@show');\n`,
     );
-    expect(stderr).toContain('GET /u/me can never match: GET /u/{id} at routes.ts:2:8');
-    expect(stderr).toContain('GET /v/x can never match: GET /v/{id} at routes.ts:4:8');
-    expect(stderr).not.toContain('GET /{a}/me can never match');
+    expect(stderr).toContain(
+      'GET /u/me can never be reached: registered first and matching every request it matches, GET /u/{id} at routes.ts:2:8 takes GET\n',
+    );
+    expect(stderr).toContain(
+      'GET /v/x can never be reached: registered first and matching every request it matches, GET /v/{id} at routes.ts:4:8 takes GET\n',
+    );
+  });
+
+  it('a route some of whose verbs an earlier route with the same pattern takes', async () => {
+    const { stderr } = await warnings(
+      `Course.get('/my/url', 'Shop@show');\nCourse.all('/my/url', 'Shop@show');\nCourse.get('/a/{id}', 'Shop@show');\nCourse.match(['post', 'get'], '/a/{key}', 'Shop@show');\n`,
+    );
+    expect(stderr).toContain(
+      'routes.ts:3:8: warning E_DUPLICATE_ROUTE: ANY /my/url gets only the verbs earlier routes leave: registered first with the same pattern and domain, GET /my/url at routes.ts:2:8 takes GET, HEAD',
+    );
+    expect(stderr).toContain(
+      'routes.ts:5:8: warning E_DUPLICATE_ROUTE: POST|GET /a/{key} gets only the verbs earlier routes leave: registered first with the same pattern and domain, GET /a/{id} at routes.ts:4:8 takes GET',
+    );
+    expect(stderr).toContain(
+      'hint: register it first if it should answer those verbs too; otherwise leave them out of its verbs',
+    );
+  });
+
+  it('an earlier route on every host takes the verbs of a route of one domain', async () => {
+    const { stderr } = await warnings(
+      `Course.get('/d/{id}', 'Shop@show');\nCourse.group({ domain: 'api.example.com' }, () => {\n  Course.match(['get', 'post'], '/d/{key}', 'Shop@show');\n});\n`,
+    );
+    expect(stderr).toContain(
+      'routes.ts:4:10: warning E_DUPLICATE_ROUTE: GET|POST //api.example.com/d/{key} gets only the verbs earlier routes leave: registered first and matching every request it matches, GET /d/{id} at routes.ts:2:8 takes GET',
+    );
+  });
+
+  it('two routes of one implicit controller are told apart by their methods', async () => {
+    const { stderr } = await warnings(`Course.controller('/zoo', 'Zoo');\n`, {
+      'app/Components/Controller/Zoo.ts':
+        'export class Zoo {\n  getIndex() { return 1; }\n  anyIndex() { return 2; }\n}\n',
+    });
+    expect(stderr).toContain(
+      'routes.ts:2:8: warning E_DUPLICATE_ROUTE: ANY /zoo gets only the verbs earlier routes leave: registered first with the same pattern and domain, GET /zoo (Zoo@getIndex) at routes.ts:2:8 takes GET, HEAD',
+    );
+  });
+
+  it('is silent where no earlier route provably takes the requests of a route', async () => {
+    const dir = writeApp({
+      'routes.ts':
+        HEAD +
+        [
+          // The same pattern on two domains, or on a domain after the same domain's other verbs.
+          `Course.group({ domain: 'a.example.com' }, () => { Course.get('/same', 'Shop@show'); });`,
+          `Course.group({ domain: 'b.example.com' }, () => { Course.get('/same', 'Shop@show'); });`,
+          `Course.get('/same', 'Shop@show');`,
+          // An optional parameter matches more than either route without it; both together
+          // match what it does, which the build does not try to prove.
+          `Course.get('/o', 'Shop@show');`,
+          `Course.get('/o/{y}', 'Shop@show');`,
+          `Course.get('/o/{x?}', 'Shop@show');`,
+          // Other regexes, or other verbs, on one pattern.
+          `Course.get('/n/{id}', 'Shop@show').where('id', '[0-9]+');`,
+          `Course.get('/n/{id}', 'Shop@show').where('id', '\\d+');`,
+          `Course.post('/n/{key}', 'Shop@show');`,
+          // A setMatch() route and a plain route.
+          `Course.all('/m', 'Shop@show').setMatch('/^\\/m$/');`,
+          `Course.get('/m/{x}', 'Shop@show');`,
+          // HEAD first, then GET: the GET route keeps GET.
+          `Course.match(['head'], '/h', 'Shop@show');`,
+          `Course.get('/h', 'Shop@show');`,
+        ].join('\n') +
+        '\n',
+      'app/Components/Controller/Shop.ts': CONTROLLER,
+    });
+    apps.push(dir);
+    const result = await runCli(['build', '--root', dir]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
   });
 });
 

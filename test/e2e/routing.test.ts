@@ -75,7 +75,7 @@ Course.get('/loaded/{id}', (id) => request().getLoadedRoute()?.getUrl() + ' ' + 
 
 const FILES = {
   'routes.ts': ROUTES,
-  'routers/b.ts': `import { Course } from 'course-router';\nCourse.match(['get', 'post'], '/order/b', () => 'b');\n`,
+  'routers/b.ts': `import { Course } from 'course-router';\nCourse.match(['get', 'post'], '/order/{y?}', (y = '-') => 'b ' + y);\n`,
   'routers/a/nested.ts': `import { Course } from 'course-router';\nCourse.get('/order/{x}', (x) => 'a ' + x);\n`,
   'app/Components/Controller/Shop.ts': `
 export class Shop {
@@ -194,7 +194,8 @@ describe('matching', () => {
   it('routers/ files are evaluated after routes.ts in path order; the first registered route wins', async () => {
     expect((await get('/order/x')).body).toBe('a x');
     expect((await get('/order/b')).body).toBe('a b');
-    expect((await send(app.served, 'POST', '/order/b')).body).toBe('b');
+    expect((await send(app.served, 'POST', '/order/b')).body).toBe('b b');
+    expect((await get('/order')).body).toBe('b -');
   });
 });
 

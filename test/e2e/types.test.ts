@@ -37,6 +37,10 @@ Course.get('/post/{post}/{comment?}', 'Users@show').name('post');
 Course.get('/', 'Users@show').name('home');
 Course.get('/about', 'Users@show').name('about');
 Course.get('/archive/{year?}', 'Users@show').name('archive');
+Course.get('/{lang?}/docs/{page}', 'Users@show').name('docs');
+Course.group({ domain: '{account}.example.com' }, () => {
+  Course.get('/team/{member}', 'Users@show').name('team');
+});
 `,
     'app/Components/Controller/Users.ts':
       'export class Users {\n  show(): string {\n    return "";\n  }\n}\n',
@@ -63,6 +67,15 @@ export const g: string = globalUrl('user.show', [7]);
 export const h: string = url('archive');
 export const i: string = url('archive', { year: 2024 });
 export const j: string = globalUrl('about', {}, { page: 1 });
+export const k: string = url('home', []);
+export const l: string = url('post', ['x']);
+export const m: string = globalUrl('archive', [2024]);
+export const n: string = url('archive', []);
+export const o: string = url('team', ['acme', 5]);
+export const p: string = url('user.show', [5] as const);
+export const q: string = url('docs', { lang: 'en', page: 'intro' });
+export const r: string = globalUrl('docs', ['en', 'intro']);
+export const s: string = url('archive', null);
 `,
     );
     const result = await tsc(dir);
@@ -104,5 +117,53 @@ export const f = url('archive', { month: 5 });
       /uses\.ts\(8,\d+\): error TS2353: Object literal may only specify known properties, and 'month'/,
     );
     expect(result.output.match(/error TS/g)).toHaveLength(6);
+  });
+
+  it('rejects parameters for a route without any, and arrays that do not fill its placeholders', async () => {
+    writeFile(
+      dir,
+      'uses.ts',
+      `import { url as globalUrl } from 'course-router';
+import { url } from './generated/routes.gen.js';
+export const a = url('home', { id: 1 });
+export const b = globalUrl('user.show', []);
+export const c = url('post', []);
+export const d = url('team', [5]);
+export const e = url('user.show', ['1'] as string[]);
+export const f = url('user.show', [1, 2]);
+export const g = globalUrl('home', [1]);
+export const h = url('docs', { page: 'intro' });
+`,
+    );
+    const result = await tsc(dir);
+    expect(result.code).toBe(1);
+    expect(result.output).toMatch(
+      /uses\.ts\(3,\d+\): error TS2345: Argument of type '\{ id: number; \}' is not assignable to parameter of type 'UrlParamsOf<never>'/,
+    );
+    expect(result.output).toMatch(
+      /uses\.ts\(4,\d+\): error TS2345: Argument of type '\[\]' is not assignable to parameter of type 'UrlParamsOf<"id">'\.[\s\S]*?Source has 0 element\(s\) but target requires 1/,
+    );
+    expect(result.output).toMatch(
+      /uses\.ts\(5,\d+\): error TS2345: .*UrlParamsOf<"post", "comment">'\.[\s\S]*?Source has 0 element\(s\) but target requires 1/,
+    );
+    // Domain parameters come first: one value fills the host, and the path's placeholder is left.
+    expect(result.output).toMatch(
+      /uses\.ts\(6,\d+\): error TS2345: .*UrlParamsOf<"account" \| "member">'\.[\s\S]*?Source has 1 element\(s\) but target requires 2/,
+    );
+    expect(result.output).toMatch(
+      /uses\.ts\(7,\d+\): error TS2345: Argument of type 'string\[\]' is not assignable to parameter of type 'UrlParamsOf<"id">'/,
+    );
+    // A value no placeholder takes is marked where it stands.
+    expect(result.output).toMatch(
+      /uses\.ts\(8,39\): error TS2322: Type 'number' is not assignable/,
+    );
+    expect(result.output).toMatch(
+      /uses\.ts\(9,37\): error TS2322: Type 'number' is not assignable/,
+    );
+    // url() cannot leave out an optional placeholder before one it fills: `lang` is required.
+    expect(result.output).toMatch(
+      /uses\.ts\(10,\d+\): error TS2345: .*UrlParamsOf<"(lang" \| "page|page" \| "lang)">'\.[\s\S]*?Property 'lang' is missing/,
+    );
+    expect(result.output.match(/error TS/g)).toHaveLength(8);
   });
 });
