@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { styleText } from 'node:util';
-import { BuildError, type RouteDefinitionError } from '../compiler/index.js';
+import { BuildError, type RouteDefinitionError } from 'course-compiler';
 import { CliError } from './scaffold.js';
 
 /** Where the CLI prints: stdout for results, stderr for problems. */

@@ -2,9 +2,12 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { fileURLToPath } from 'node:url';
-import { formatSource } from '../compiler/format.js';
+import { formatSource } from 'course-compiler';
 
-const TEMPLATES = fileURLToPath(new URL('../../cli/templates/', import.meta.url));
+// Beside the built files (`dist/`) or beside this source file when it runs as it is.
+const TEMPLATES = fileURLToPath(
+  new URL(import.meta.url.includes('/dist/') ? '../templates/' : './templates/', import.meta.url),
+);
 const NAME = /^[A-Z][A-Za-z0-9]*$/;
 
 /** A problem the user can fix, printed without a stack (exit 1). */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { BuildError, watch } from '../../compiler/index.js';
+import { BuildError, watch } from 'course-compiler';
 import { printDiagnostics, reportFailure, type Output } from '../output.js';
 
 /** `course watch [--root DIR]`: rebuild on change; errors are printed and watching goes on. */
