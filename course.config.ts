@@ -1,4 +1,4 @@
-import type { CourseConfig } from 'course-router/compiler';
+import type { CourseConfig } from 'course-kit';
 
 /** The demo app in fixtures/app, built to generated/routes.gen.ts (`npx course build`). */
 const config: CourseConfig = {

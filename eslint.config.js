@@ -6,7 +6,7 @@ const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns 
 export default tseslint.config(
   {
     ignores: [
-      'dist/**',
+      '**/dist/**',
       'node_modules/**',
       'generated/**',
       'cli/templates/**',

@@ -8,7 +8,7 @@ import { writeCourseApp } from './routers.js';
 import { benchDir } from './temp.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = path.join(ROOT, 'dist/cli/index.js');
+const CLI = path.join(ROOT, 'cli/dist/index.js');
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
 
 /** Cold `course build` (a new process) of an app of `size` routes, median of `runs`, in ms. */

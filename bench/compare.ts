@@ -4,10 +4,11 @@
 // alternating, on fresh and literal strings. On this machine timings move ±30% between
 // processes; within one they move together, so the ratio is what to read.
 import { execFileSync } from 'node:child_process';
-import { existsSync, rmSync, symlinkSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { checkout, linkModules, ROOT, type Checkout } from './checkout.js';
 import { measureLookups, type LookupResult } from './lookup.js';
 import {
   QUERY_CASES,
@@ -18,7 +19,6 @@ import {
 } from './route-sets.js';
 import { buildTable, type Contender } from './routers.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
   const at = args.indexOf(name);
@@ -33,23 +33,11 @@ const smoke = args.includes('--smoke');
 const scale = option('--scale');
 const rounds = Number(option('--rounds') ?? (smoke ? 1 : 3));
 
-/** The compiled runtime and compiler of the checkout at `root`, built now. */
-function compileCheckout(root: string): void {
-  execFileSync(
-    process.execPath,
-    [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
-    {
-      cwd: root,
-      stdio: 'inherit',
-    },
-  );
-}
-
 /** One side: the app built by `root`'s compiler, looked up by `root`'s runtime. */
-async function side(name: string, root: string, routes: BenchRoute[]): Promise<Contender> {
-  const table = await buildTable(routes, `compare-${name}`, root);
+async function side(name: string, code: Checkout, routes: BenchRoute[]): Promise<Contender> {
+  const table = await buildTable(routes, `compare-${name}`, code);
   const { resolveTarget } = (await import(
-    pathToFileURL(path.join(root, 'dist/runtime/target.js')).href
+    pathToFileURL(code.target).href
   )) as typeof import('../runtime/target.js');
   return { name, lookup: (method, url) => resolveTarget(table, method, url, '')?.hit };
 }
@@ -60,14 +48,14 @@ execFileSync('git', ['worktree', 'add', '--detach', '-f', worktree, rev], {
   stdio: 'ignore',
 });
 try {
-  if (!existsSync(path.join(worktree, 'node_modules'))) {
-    symlinkSync(path.join(ROOT, 'node_modules'), path.join(worktree, 'node_modules'), 'dir');
-  }
-  compileCheckout(worktree);
-  compileCheckout(ROOT);
+  const old = checkout(worktree);
+  const now = checkout(ROOT);
+  linkModules(old);
+  old.compile();
+  now.compile();
   const app = scale === undefined ? undefined : scaleRoutes(Number(scale));
   const routes = app?.routes ?? STANDARD_ROUTES;
-  const contenders = [await side('old', worktree, routes), await side('new', ROOT, routes)];
+  const contenders = [await side('old', old, routes), await side('new', now, routes)];
   const cases: [string, (readonly [string, string])[]][] = app
     ? [
         ['static', app.urls.filter((u) => !/\/[pn]\d+\//.test(u)).map((u) => ['GET', u] as const)],

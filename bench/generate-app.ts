@@ -19,7 +19,7 @@ export function generateApp(dir: string, count: number): GeneratedApp {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
   mkdirSync(path.join(dir, 'app/Components/Controller'), { recursive: true });
-  symlinkSync(ROOT, path.join(dir, 'node_modules/course-router'), 'dir');
+  symlinkSync(path.join(ROOT, 'runtime'), path.join(dir, 'node_modules/course-router'), 'dir');
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module', private: true }));
   const controllers = 20;
   for (let c = 0; c < controllers; c++) {

@@ -9,6 +9,7 @@ import { Memoirist } from 'memoirist';
 import { addRoute, createRouter, findRoute } from 'rou3';
 import { compileRouter } from 'rou3/compiler';
 import { build } from '../compiler/index.js';
+import { checkout, ROOT, type Checkout } from './checkout.js';
 import { resolveTarget } from '../runtime/target.js';
 import type { RouteTable } from '../runtime/types.js';
 import type { BenchRoute } from './route-sets.js';
@@ -21,7 +22,6 @@ export interface Contender {
 }
 
 type Route = BenchRoute & { regex?: string };
-const ROOT = path.resolve(import.meta.dirname, '..');
 const noop = () => undefined;
 
 /** Course: the route set built with the real compiler, the generated module imported. */
@@ -35,18 +35,20 @@ export async function course(routes: Route[], label = 'course'): Promise<Contend
 }
 
 /**
- * Builds `routes` into a generated module in a temporary app and imports it; with `root`, by
- * the compiled compiler and runtime of the checkout there (`bench/compare.ts`).
+ * Builds `routes` into a generated module in a temporary app and imports it; with `code`, by
+ * the compiled compiler and runtime of that checkout (`bench/compare.ts`).
  */
-export async function buildTable(routes: Route[], label: string, root = ROOT): Promise<RouteTable> {
+export async function buildTable(
+  routes: Route[],
+  label: string,
+  code?: Checkout,
+): Promise<RouteTable> {
   const dir = benchDir(label);
-  writeCourseApp(dir, routes, false, root);
+  writeCourseApp(dir, routes, false, code);
   const compiler =
-    root === ROOT
+    code === undefined
       ? { build }
-      : ((await import(pathToFileURL(path.join(root, 'dist/compiler/index.js')).href)) as {
-          build: typeof build;
-        });
+      : ((await import(pathToFileURL(code.compiler).href)) as { build: typeof build });
   await compiler.build({ root: dir });
   const mod = (await import(pathToFileURL(path.join(dir, 'generated/routes.gen.ts')).href)) as {
     default: RouteTable;
@@ -56,12 +58,17 @@ export async function buildTable(routes: Route[], label: string, root = ROOT): P
 
 /**
  * Writes a Course app for `routes` (`:p` → `{p}`, `*` → `{path}` matching slashes), every
- * route calling one controller method; `course-router` is the checkout at `root`.
+ * route calling one controller method; `course-router` is the one of the checkout `code`.
  */
-export function writeCourseApp(dir: string, routes: Route[], named = false, root = ROOT): void {
+export function writeCourseApp(
+  dir: string,
+  routes: Route[],
+  named = false,
+  code: Checkout = checkout(ROOT),
+): void {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
-  symlinkSync(root, path.join(dir, 'node_modules/course-router'), 'dir');
+  symlinkSync(code.runtime, path.join(dir, 'node_modules/course-router'), 'dir');
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
   const lines = routes.map((r, i) => {
     const url = r.path.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{path}');

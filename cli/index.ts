@@ -6,6 +6,7 @@ import { runDatabase } from './commands/database.js';
 import { createController, createModel, generateFiles } from './commands/generate.js';
 import { runRoutes } from './commands/routes.js';
 import { runWatch } from './commands/watch.js';
+import { runInit } from './commands/init.js';
 import { processOutput, reportFailure } from './output.js';
 
 // The package's own package.json, two folders above `dist/cli/index.js`.
@@ -34,8 +35,20 @@ program
   .description('build, then rebuild whenever a route file or a module it uses changes')
   .option('--root <dir>', 'the app folder', process.cwd())
   .option('--quiet', 'print only writes and problems')
-  .action(async (options: { root: string; quiet?: boolean }) => {
+  .option('--serve <file>', 'also run this server file, restarted on every change (tsx watch)')
+  .action(async (options: { root: string; quiet?: boolean; serve?: string }) => {
     process.exitCode = await run(() => runWatch(options, processOutput));
+  });
+
+program
+  .command('init [dir]')
+  .description('create a new app: package.json, tsconfig.json, routes.ts, a controller, server.ts')
+  .option(
+    '--packages <dir>',
+    'install Course from the tarballs of `npm pack --workspaces` in <dir>',
+  )
+  .action(async (dir: string | undefined, options: { packages?: string }) => {
+    process.exitCode = await run(async () => runInit(dir ?? '.', options, processOutput));
   });
 
 program

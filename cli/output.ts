@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { styleText } from 'node:util';
-import { BuildError, type RouteDefinitionError } from '../compiler/index.js';
-import { MissingPackageError } from '../runtime/require-package.js';
+import { BuildError, type RouteDefinitionError } from 'course-compiler';
+import { MissingPackageError } from 'course-router/internal';
 import { CliError } from './scaffold.js';
 
 /** Where the CLI prints: stdout for results, stderr for problems. */

@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { fileURLToPath } from 'node:url';
+import { formatSource } from 'course-compiler';
 import pluralize from 'pluralize';
-import { formatSource } from '../compiler/format.js';
+import { PACKAGE_DIR } from './_package.js';
 
-const TEMPLATES = fileURLToPath(new URL('../../cli/templates/', import.meta.url));
+const TEMPLATES = path.join(PACKAGE_DIR, 'templates');
 const NAME = /^[A-Z][A-Za-z0-9]*$/;
 
 /** A problem the user can fix, printed without a stack (exit 1). */
@@ -41,11 +41,17 @@ export async function scaffold(
   tokens: Record<string, string>,
 ): Promise<void> {
   if (existsSync(file)) throw new CliError(`${file} already exists; it was left as it is`);
+  const text = fillTemplate(template, tokens);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, await formatSource(text));
+}
+
+/** The text of `cli/templates/<template>` with its `%%token%%`s filled. */
+export function fillTemplate(template: string, tokens: Record<string, string>): string {
   let text = readFileSync(path.join(TEMPLATES, template), 'utf8');
   for (const [token, value] of Object.entries(tokens))
     text = text.replaceAll(`%%${token}%%`, value);
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, await formatSource(text));
+  return text;
 }
 
 /** Deletes generated files after one confirmation: `--yes`, or a "y" typed on a terminal. */

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Node } from './_ts-morph.js';
-import type { SourceLocation } from '../runtime/dsl/types.js';
+import type { SourceLocation } from 'course-router';
 import type { ResolvedConfig } from './config.js';
 import type { Diagnostics } from './errors.js';
 import type { SitedReference, ValueSite } from './groups.js';

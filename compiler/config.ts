@@ -2,10 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { register } from 'tsx/esm/api';
-import type { SourceLocation } from '../runtime/dsl/types.js';
+import type { SourceLocation } from 'course-router';
 import { BuildError, RouteDefinitionError } from './errors.js';
 import { evaluationError } from './load.js';
-import { suggestion } from '../runtime/near.js';
+import { suggestion } from 'course-router/internal';
 import { escapeRegex } from './regex.js';
 
 /** `course.config.ts`: every key is optional. */

@@ -1,11 +1,11 @@
-import { toList } from '../runtime/dsl/register.js';
+import { toList } from 'course-router/internal';
 import type {
   ClassReference,
   GroupDefinition,
   Located,
   RegexLike,
   SourceLocation,
-} from '../runtime/dsl/types.js';
+} from 'course-router';
 import type { Diagnostics } from './errors.js';
 import { joinUrl, parsePattern, patternRegex } from './pattern.js';
 import { embedRegex } from './regex.js';

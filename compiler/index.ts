@@ -2,6 +2,7 @@ export { build, compile } from './build.js';
 export { defineConfig, loadConfig, resolveConfig } from './config.js';
 export { BuildError, RouteDefinitionError, formatLocation } from './errors.js';
 export { SourceIndex } from './source-index.js';
+export { formatSource } from './format.js';
 
 export type { BuildOptions, BuildResult } from './build.js';
 export type { CourseConfig, ResolvedConfig } from './config.js';

@@ -1,5 +1,5 @@
 import { formatLocation, type Diagnostics, type RouteDefinitionError } from './errors.js';
-import type { ClassRef } from '../runtime/dsl/types.js';
+import type { ClassRef } from 'course-router';
 import type { RouteDraft } from './normalize.js';
 
 /**

@@ -2,8 +2,8 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { register } from 'tsx/esm/api';
-import { beginRecording, endRecording } from '../runtime/dsl/recorder.js';
-import type { Recording, SourceLocation } from '../runtime/dsl/types.js';
+import { beginRecording, endRecording } from 'course-router/internal';
+import type { Recording, SourceLocation } from 'course-router';
 import type { ResolvedConfig } from './config.js';
 import { RouteDefinitionError } from './errors.js';
 

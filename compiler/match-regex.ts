@@ -1,5 +1,5 @@
 import regexpTree from 'regexp-tree';
-import type { RegexLike } from '../runtime/dsl/types.js';
+import type { RegexLike } from 'course-router';
 
 /** A `setMatch()` regex translated to JavaScript. */
 export type MatchRegex =

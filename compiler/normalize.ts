@@ -1,4 +1,4 @@
-import { toList } from '../runtime/dsl/register.js';
+import { toList } from 'course-router/internal';
 import type {
   Callback,
   ClassRef,
@@ -7,7 +7,7 @@ import type {
   Recording,
   RegexLike,
   RouteDefinition,
-} from '../runtime/dsl/types.js';
+} from 'course-router';
 import type { ResolvedConfig } from './config.js';
 import { trimNamespace } from './config.js';
 import type { Diagnostics } from './errors.js';

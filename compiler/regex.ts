@@ -1,6 +1,6 @@
 import regexpTree from 'regexp-tree';
 import type { AstRegExp } from 'regexp-tree/ast';
-import type { RegexLike } from '../runtime/dsl/types.js';
+import type { RegexLike } from 'course-router';
 
 /** A user regex made safe to embed in a route regex, or why it cannot be. */
 export type EmbeddedRegex =

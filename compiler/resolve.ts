@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Node, type CallExpression, type Expression } from './_ts-morph.js';
-import type { Recording, SourceLocation } from '../runtime/dsl/types.js';
+import type { Recording, SourceLocation } from 'course-router';
 import { checkMethod, findClass, resolveReference } from './classes.js';
 import { closureDeps, locationOf } from './closures.js';
 import type { ResolvedConfig } from './config.js';

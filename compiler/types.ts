@@ -1,4 +1,4 @@
-import type { SourceLocation } from '../runtime/dsl/types.js';
+import type { SourceLocation } from 'course-router';
 
 /** Where a class comes from: the module file and the export that holds it. */
 export interface ClassImport {

@@ -1,11 +1,6 @@
-import type {
-  GroupAttributes,
-  Recording,
-  RouteSettings,
-  SourceLocation,
-} from '../runtime/dsl/types.js';
+import type { GroupAttributes, Recording, RouteSettings, SourceLocation } from 'course-router';
 import { formatLocation, type Diagnostics } from './errors.js';
-import { suggestion } from '../runtime/near.js';
+import { suggestion } from 'course-router/internal';
 import type { RouteDraft } from './normalize.js';
 
 const VERB = /^[A-Z]+$/;

@@ -23,17 +23,15 @@ import {
   url as currentUrl,
   walkTree,
   wordEnd,
-} from 'course-router';
-import type {
-  AnyUrlParams,
-  DynamicRoute,
-  HandlerGroup,
-  MatchHit,
-  Params,
-  ParamValue,
-  Query,
-  UrlParamsOf,
-} from 'course-router';
+  type AnyUrlParams,
+  type DynamicRoute,
+  type HandlerGroup,
+  type MatchHit,
+  type Params,
+  type ParamValue,
+  type Query,
+  type UrlParamsOf,
+} from 'course-router/internal';
 
 import { greeting as $i0 } from '../fixtures/app/app/greeting.js';
 import { response as $i1 } from 'course-router';

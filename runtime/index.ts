@@ -1,5 +1,4 @@
 export { Course } from './course.js';
-export { defineRoutes } from './define.js';
 export { url, request, response, spoofing } from './helpers.js';
 export { BaseCsrfVerifier, TokenMismatchException, csrfToken } from './csrf.js';
 export { Controller, passHash, passVerify } from './controller.js';
@@ -8,17 +7,10 @@ export { requestLimit, requestRepeat, clientAddress } from './limits.js';
 export { hashPassword, verifyPassword, passwordInfo } from './password.js';
 export { removeParam, toRoute } from './redirect.js';
 export { MemoryStore } from './store/memory.js';
-export { buildUrl } from './url.js';
-export { decodeParam } from './path.js';
-export { Rows } from './data/rows.js';
-export { RouteList, type RouteRow, type StackRow } from './data/routes.js';
-export { StaticPaths, hitList } from './data/statics.js';
-export { templates, testList } from './data/route-tests.js';
 export { CourseRequest, LoadedRoute } from './request.js';
 export { CourseResponse } from './response.js';
 export { HttpException, MethodNotAllowedHttpException, NotFoundHttpException } from './errors.js';
 export { RouteBuilder } from './dsl/route-builder.js';
-export { beginRecording, endRecording } from './dsl/recorder.js';
 
 export type { CourseApp } from './app.js';
 export type { FetchInfo } from './adapters/fetch.js';
@@ -53,16 +45,3 @@ export type {
   UrlPart,
 } from './types.js';
 export type * from './dsl/types.js';
-export {
-  allowedIn,
-  charRun,
-  handlersOf,
-  runEnd,
-  testedRoutes,
-  testPath,
-  walkTree,
-  wordEnd,
-} from './matcher.js';
-export type { DynamicRoute, HandlerGroup, RouteTest, SegmentProgram } from './matcher.js';
-export { parseTree, segmentHash } from './tree.js';
-export type { MatchTree } from './tree.js';

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { CourseApp, RouteTable, StartOptions } from 'course-router';
 import { Course } from 'course-router';
 
-/** The repository root (the `course-router` package). */
+/** The repository root; the `course-router` package is its `runtime/` folder. */
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CLI = path.join(ROOT, 'dist/cli/index.js');
+export const CLI = path.join(ROOT, 'cli/dist/index.js');
 
 /** Result of running the real `course` CLI. */
 export interface CliResult {
@@ -27,7 +27,7 @@ export interface CliResult {
 export function writeApp(files: Record<string, string>): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'course-app-'));
   mkdirSync(path.join(dir, 'node_modules/@types'), { recursive: true });
-  symlinkSync(ROOT, path.join(dir, 'node_modules/course-router'), 'dir');
+  symlinkSync(path.join(ROOT, 'runtime'), path.join(dir, 'node_modules/course-router'), 'dir');
   symlinkSync(
     path.join(ROOT, 'node_modules/@types/node'),
     path.join(dir, 'node_modules/@types/node'),

@@ -6,7 +6,7 @@ import { ROOT } from './_utils.js';
 
 function sources(folder: string): string[] {
   return readdirSync(path.join(ROOT, folder), { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts'))
+    .filter((f) => f.endsWith('.ts') && !f.startsWith('dist/') && !f.startsWith('node_modules/'))
     .map((f) => path.join(folder, f));
 }
 
@@ -23,7 +23,11 @@ const COMPILE_TIME = [
   'commander',
   'tsx',
   'typescript',
+  'recheck',
 ];
+
+// Drivers a server installs only when it uses them: optional peer dependencies of the runtime.
+const DRIVERS = ['ioredis', 'knex', 'better-sqlite3', 'bcrypt'];
 
 describe('folder boundaries', () => {
   it('runtime/ imports neither compiler/, cli/ nor build-time packages', () => {
@@ -35,15 +39,32 @@ describe('folder boundaries', () => {
     }
   });
 
-  it('compiler/ does not import cli/', () => {
+  it('compiler/ does not import cli/, and reaches the runtime only as the course-router package', () => {
     for (const file of sources('compiler')) {
-      for (const spec of imports(file)) expect(spec, file).not.toMatch(/(^|\/)cli(\/|$)/);
+      for (const spec of imports(file)) expect(spec, file).not.toMatch(/(^|\/)(cli|runtime)(\/|$)/);
     }
   });
 
-  it('the generated demo module imports only course-router and the app', () => {
+  it('cli/ reaches the compiler and the runtime only as packages', () => {
+    for (const file of sources('cli')) {
+      for (const spec of imports(file))
+        expect(spec, file).not.toMatch(/^\.\.?\/.*(compiler|runtime)/);
+    }
+  });
+
+  it('the runtime package depends on no build-time package and on no driver or native addon', () => {
+    const manifest = JSON.parse(readFileSync(path.join(ROOT, 'runtime/package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+    };
+    for (const name of Object.keys(manifest.dependencies ?? {})) {
+      expect([...COMPILE_TIME, ...DRIVERS], name).not.toContain(name);
+    }
+  });
+
+  it('the generated demo module imports only course-router, its internal entry and the app', () => {
     for (const spec of imports('generated/routes.gen.ts')) {
-      expect(spec === 'course-router' || spec.startsWith('../fixtures/app/'), spec).toBe(true);
+      const allowed = ['course-router', 'course-router/internal'];
+      expect(allowed.includes(spec) || spec.startsWith('../fixtures/app/'), spec).toBe(true);
     }
   });
 });

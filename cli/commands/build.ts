@@ -1,10 +1,5 @@
 import path from 'node:path';
-import {
-  build,
-  BuildError,
-  formatLocation,
-  type RouteDefinitionError,
-} from '../../compiler/index.js';
+import { build, BuildError, formatLocation, type RouteDefinitionError } from 'course-compiler';
 import { printDiagnostics, type Output } from '../output.js';
 
 /** Options of `course build`. */

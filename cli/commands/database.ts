@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
 import { register } from 'tsx/esm/api';
-import { connect, disconnect } from '../../runtime/db.js';
+import { connect, disconnect } from 'course-router/db';
 import type { Output } from '../output.js';
 import { CliError } from '../scaffold.js';
 import { appPaths } from './generate.js';

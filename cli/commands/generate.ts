@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../../compiler/index.js';
+import { loadConfig } from 'course-compiler';
 import type { Output } from '../output.js';
 import {
   checkName,

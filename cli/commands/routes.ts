@@ -1,4 +1,4 @@
-import { compile, formatLocation, loadConfig, type RouteRecord } from '../../compiler/index.js';
+import { compile, formatLocation, loadConfig, type RouteRecord } from 'course-compiler';
 import { printDiagnostics, type Output } from '../output.js';
 
 /** Options of `course routes`. */

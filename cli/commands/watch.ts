@@ -1,12 +1,19 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { BuildError, watch } from '../../compiler/index.js';
+import { BuildError, watch } from 'course-compiler';
 import { printDiagnostics, reportFailure, type Output } from '../output.js';
 
-/** `course watch [--root DIR]`: rebuild on change; errors are printed and watching goes on. */
+/**
+ * `course watch [--root DIR] [--serve FILE]`: rebuild on change; errors are printed and watching
+ * goes on. With `--serve`, the server file runs (tsx, restarted whenever it or a module it
+ * imports changes, the generated one included) once a build has succeeded.
+ */
 export async function runWatch(
-  options: { root: string; quiet?: boolean },
+  options: { root: string; quiet?: boolean; serve?: string },
   out: Output,
 ): Promise<number> {
+  let server: ChildProcess | undefined;
   const watcher = watch({
     root: options.root,
     onBuild: (outcome) => {
@@ -20,6 +27,7 @@ export async function runWatch(
       }
       const { result } = outcome;
       printDiagnostics(result.warnings, result.config.root, out);
+      if (options.serve !== undefined) server ??= serve(options.serve, options.root);
       if (options.quiet && !result.written) return;
       const file = path.relative(process.cwd(), result.config.outFile) || result.config.outFile;
       out.info(
@@ -30,9 +38,23 @@ export async function runWatch(
   await watcher.ready;
   out.info('watching for changes (Ctrl-C to stop)');
   await new Promise<void>((resolve) => {
-    const stop = () => void watcher.close().then(resolve);
+    const stop = () => {
+      server?.kill('SIGTERM');
+      void watcher.close().then(resolve);
+    };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
   return 0;
+}
+
+// --- internal ---
+
+/** Runs `file` with tsx in watch mode, its output the terminal's. */
+function serve(file: string, root: string): ChildProcess {
+  const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+  return spawn(process.execPath, [tsx, 'watch', '--clear-screen=false', file], {
+    cwd: path.resolve(root),
+    stdio: 'inherit',
+  });
 }

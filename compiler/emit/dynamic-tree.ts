@@ -1,4 +1,4 @@
-import { segmentHash, SKIP_LIMIT } from '../../runtime/tree.js';
+import { segmentHash, SKIP_LIMIT } from 'course-router/internal';
 import type { RouteRecord } from '../types.js';
 
 // At or below this many routes a list of tests beats another level of the tree.

@@ -5,7 +5,7 @@ import { Interned } from './_intern.js';
 import type { RegexConstant } from './path-code.js';
 import { fits, str } from './_print.js';
 import { emitDynamic } from './dynamic-code.js';
-import { staticKey } from '../../runtime/data/statics.js';
+import { staticKey } from 'course-router/internal';
 import { buildTree, treeData } from './dynamic-tree.js';
 import { chooseOffsets, keyFunction } from './static-key.js';
 import { emitStaticTree, type StaticLeaf } from './static-tree.js';

@@ -1,4 +1,4 @@
-import { normalizePath } from '../../runtime/path.js';
+import { normalizePath } from 'course-router/internal';
 import type { PatternToken, RouteRecord } from '../types.js';
 import { classUnit, segmentSteps } from './segments.js';
 

@@ -1,4 +1,4 @@
-import { staticKey } from '../../runtime/data/statics.js';
+import { staticKey } from 'course-router/internal';
 
 /**
  * The characters that tell an app's static paths apart: up to `MAX_OFFSETS` offsets from the

@@ -2,10 +2,11 @@ import { findSourceMap } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { SourceLocation } from './types.js';
 
-// Frames inside this package's runtime folder are the DSL itself, never the call site: the
-// built folder, and its sources when they run as they are.
-const RUNTIME_DIR = fileURLToPath(new URL('..', import.meta.url));
-const SOURCE_DIR = fileURLToPath(new URL('../../../runtime/', import.meta.url));
+// Frames inside this package are the DSL itself, never the call site: its built folder
+// (`dist/`), and its sources when they run as they are.
+const PACKAGE_DIR = fileURLToPath(
+  new URL(import.meta.url.includes('/dist/') ? '../..' : '..', import.meta.url),
+);
 // A route file calls the DSL a few frames up, helper functions between them add more.
 const DEPTH = 16;
 
@@ -24,7 +25,7 @@ export function callSite(): SourceLocation {
     const file = frame.getFileName();
     if (file === null || file === undefined || file.startsWith('node:')) continue;
     const path = pathOf(file);
-    if (path.startsWith(RUNTIME_DIR) || path.startsWith(SOURCE_DIR)) continue;
+    if (path.startsWith(PACKAGE_DIR)) continue;
     return lazyLocation(() =>
       original(file, path, frame.getLineNumber() ?? 0, frame.getColumnNumber() ?? 0),
     );

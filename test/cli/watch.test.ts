@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeApp, ROOT, writeApp, writeFile } from '../_utils.js';
+import { CLI, removeApp, writeApp, writeFile } from '../_utils.js';
 
 const ROUTES = (body: string) => `import { Course } from 'course-router';\n${body}\n`;
 
@@ -27,7 +27,7 @@ const count = (text: string, word: string) => text.split(word).length - 1;
 
 beforeAll(async () => {
   dir = writeApp({ 'routes.ts': ROUTES(`Course.get('/', () => 'one');`) });
-  child = spawn(process.execPath, [path.join(ROOT, 'dist/cli/index.js'), 'watch', '--root', dir], {
+  child = spawn(process.execPath, [CLI, 'watch', '--root', dir], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

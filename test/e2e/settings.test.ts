@@ -36,7 +36,7 @@ describe('router-wide and per-route settings', () => {
   it('per-route settings: as, where, prefix, middleware', async () => {
     expect((await send(app.served, 'GET', '/forum/pre/settings/abc')).body).toBe('settings abc');
     expect((await send(app.served, 'GET', '/forum/pre/settings/123')).status).toBe(404);
-    const { buildUrl } = await import('course-router');
+    const { buildUrl } = await import('course-router/internal');
     expect(buildUrl(app.served.app.table, 'by.settings', { id: 'x' })).toBe(
       '/forum/pre/settings/x',
     );

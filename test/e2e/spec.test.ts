@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildUrl } from 'course-router';
+import { buildUrl } from 'course-router/internal';
 import { send, servedApp, type SendInit } from '../_utils.js';
 
 const ROUTES = `

@@ -1,0 +1,73 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+
+/** This checkout's root. */
+export const ROOT = path.resolve(import.meta.dirname, '..');
+
+/**
+ * Where a checkout of Course keeps what a benchmark loads: the `course-router` package a
+ * benchmark app links in `node_modules`, the built compiler and the built `resolveTarget`.
+ * Revisions before the packages were split (one package at the root, built to `dist/`) and
+ * after (one package per folder, each built to its own `dist/`) are both read, so that
+ * `bench:compare` can measure across the split.
+ */
+export interface Checkout {
+  root: string;
+  /** The `course-router` package folder. */
+  runtime: string;
+  /** The built compiler's entry (`build()`). */
+  compiler: string;
+  /** The built module exporting `resolveTarget`. */
+  target: string;
+  /** Builds the runtime and the compiler. */
+  compile(): void;
+}
+
+/** The layout of the checkout at `root`. */
+export function checkout(root: string): Checkout {
+  const tsc = (project: string) =>
+    execFileSync(
+      process.execPath,
+      [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', project],
+      { cwd: root, stdio: 'inherit' },
+    );
+  if (existsSync(path.join(root, 'runtime/package.json'))) {
+    return {
+      root,
+      runtime: path.join(root, 'runtime'),
+      compiler: path.join(root, 'compiler/dist/index.js'),
+      target: path.join(root, 'runtime/dist/target.js'),
+      compile: () => {
+        tsc('runtime/tsconfig.json');
+        tsc('compiler/tsconfig.json');
+      },
+    };
+  }
+  return {
+    root,
+    runtime: root,
+    compiler: path.join(root, 'dist/compiler/index.js'),
+    target: path.join(root, 'dist/runtime/target.js'),
+    compile: () => tsc('tsconfig.build.json'),
+  };
+}
+
+/**
+ * Gives a checkout elsewhere (a git worktree) this checkout's installed packages, with its
+ * own packages in place of this checkout's.
+ */
+export function linkModules(other: Checkout): void {
+  const modules = path.join(other.root, 'node_modules');
+  if (existsSync(modules)) return;
+  mkdirSync(modules);
+  const own = new Map([
+    ['course-router', other.runtime],
+    ['course-compiler', path.join(other.root, 'compiler')],
+  ]);
+  for (const entry of readdirSync(path.join(ROOT, 'node_modules'))) {
+    const target = own.get(entry) ?? path.join(ROOT, 'node_modules', entry);
+    if (own.has(entry) && !existsSync(target)) continue;
+    symlinkSync(target, path.join(modules, entry), 'dir');
+  }
+}

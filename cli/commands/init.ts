@@ -1,0 +1,78 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ownVersion } from '../_package.js';
+import type { Output } from '../output.js';
+import { CliError, fillTemplate } from '../scaffold.js';
+
+/** The files of a new app: where each goes, and its template in `cli/templates/app/`. */
+const FILES: readonly (readonly [file: string, template: string])[] = [
+  ['package.json', 'package.json.tpl'],
+  ['tsconfig.json', 'tsconfig.json.tpl'],
+  ['.gitignore', 'gitignore.tpl'],
+  ['routes.ts', 'routes.ts.tpl'],
+  ['app/Components/Controller/HomeController.ts', 'HomeController.ts.tpl'],
+  ['server.ts', 'server.ts.tpl'],
+];
+
+/**
+ * `course init [dir] [--packages DIR]`: writes a new app (an ES module package with `dev`,
+ * `build`, `start` and `check` scripts, a strict tsconfig, a route file, a controller using the
+ * typed `url()`, and a server) into `dir`, which may exist but must hold none of those files.
+ * With `packages`, a folder of the tarballs `npm pack --workspaces` makes, the app installs
+ * Course from them instead of the registry.
+ */
+export function runInit(dir: string, options: { packages?: string }, out: Output): number {
+  const root = path.resolve(dir);
+  const taken = FILES.map(([file]) => file).filter((file) => existsSync(path.join(root, file)));
+  if (taken.length > 0) {
+    throw new CliError(
+      `${path.relative(process.cwd(), root) || '.'} already has ${taken.join(', ')}; nothing was written (choose an empty folder)`,
+    );
+  }
+  const tokens = { name: packageName(root), version: `^${ownVersion()}` };
+  for (const [file, template] of FILES) {
+    const target = path.join(root, file);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, fillTemplate(`app/${template}`, tokens));
+  }
+  if (options.packages !== undefined) installFrom(root, path.resolve(options.packages));
+  const cd = path.relative(process.cwd(), root);
+  out.info(`created a Course app in ${cd || '.'}; next:\n`);
+  out.info(`  ${cd ? `cd ${cd} && ` : ''}npm install && npm run dev\n`);
+  return 0;
+}
+
+// --- internal ---
+
+/** A valid npm package name from the folder's name (`My App` → `my-app`). */
+function packageName(root: string): string {
+  const name = path
+    .basename(root)
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[._-]+|-+$/g, '');
+  return name || 'course-app';
+}
+
+/**
+ * Points the app's Course dependencies at the tarballs in `packs` (`file:` paths relative to
+ * the app); the compiler, which the build tools depend on, through `overrides`.
+ */
+function installFrom(root: string, packs: string): void {
+  const version = ownVersion();
+  const tarball = (name: string): string => {
+    const file = path.join(packs, `${name}-${version}.tgz`);
+    if (!existsSync(file)) {
+      throw new CliError(
+        `${file} not found: run \`npm pack --workspaces --pack-destination ${packs}\` in the Course repository`,
+      );
+    }
+    return `file:${path.relative(root, file).split(path.sep).join('/')}`;
+  };
+  const file = path.join(root, 'package.json');
+  const manifest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string>>;
+  manifest['dependencies']!['course-router'] = tarball('course-router');
+  manifest['devDependencies']!['course-kit'] = tarball('course-kit');
+  manifest['overrides'] = { 'course-compiler': tarball('course-compiler') };
+  writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
+}

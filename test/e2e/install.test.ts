@@ -1,0 +1,175 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, removeApp, ROOT, writeFile } from '../_utils.js';
+
+// The packages as npm would publish them, installed into fresh apps with npm itself: what a
+// user on another machine gets. Installs reach the npm registry for the packages' own
+// dependencies; no C or C++ compiler is available to them (CC=false CXX=false).
+
+const run = promisify(execFile);
+const NO_COMPILER = { ...process.env, CC: 'false', CXX: 'false', npm_config_fund: 'false' };
+const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
+let packs: string;
+const work: string[] = [];
+const servers: ChildProcess[] = [];
+
+beforeAll(async () => {
+  packs = temp('course-packs-');
+  await run('npm', ['pack', '--workspaces', '--pack-destination', packs], { cwd: ROOT });
+}, 300_000);
+
+afterAll(() => {
+  for (const server of servers) server.kill('SIGTERM');
+  for (const dir of work) removeApp(dir);
+});
+
+describe('the packages, installed as a user installs them', () => {
+  it('packs one tarball per package', () => {
+    expect(readdirSync(packs).sort()).toEqual([
+      'course-compiler-0.1.0.tgz',
+      'course-kit-0.1.0.tgz',
+      'course-router-0.1.0.tgz',
+    ]);
+  });
+
+  it('the runtime alone installs without a compiler or build tools and serves a built route', async () => {
+    const app = temp('course-runtime-only-');
+    writeFile(app, 'package.json', JSON.stringify({ name: 'served', type: 'module' }));
+    await npm(app, ['install', '--omit=dev', path.join(packs, 'course-router-0.1.0.tgz')]);
+    const installed = readdirSync(path.join(app, 'node_modules')).filter((n) => n !== '.bin');
+    for (const tool of ['course-compiler', 'course-kit', 'typescript', 'ts-morph', 'prettier'])
+      expect(installed).not.toContain(tool);
+    for (const tool of ['recheck', 'tsx', 'esbuild', 'knex', 'better-sqlite3', 'ioredis'])
+      expect(installed).not.toContain(tool);
+
+    writeFile(app, 'routes.ts', ROUTES);
+    writeFile(app, 'app/Components/Controller/UserController.ts', CONTROLLER);
+    writeFile(app, 'server.ts', SERVER);
+    writeFile(app, 'tsconfig.json', TSCONFIG);
+    // Built on a development machine (this repository's `course`), run with the runtime alone.
+    await run(process.execPath, [CLI, 'build', '--root', app]);
+    await run(process.execPath, [TSC, '-p', app]);
+    const base = await start(app, ['dist/server.js']);
+    expect(await text(`${base}/user/42`)).toBe('{"id":"42","self":"/user/42"}');
+    expect((await fetch(`${base}/user/x`)).status).toBe(404);
+  }, 300_000);
+
+  it('course init makes an app that installs, builds, type-checks and serves its typed url() route', async () => {
+    const parent = temp('course-init-');
+    await run(process.execPath, [CLI, 'init', 'my-app', '--packages', packs], { cwd: parent });
+    const app = path.join(parent, 'my-app');
+    const manifest = JSON.parse(readFileSync(path.join(app, 'package.json'), 'utf8')) as {
+      type: string;
+      scripts: Record<string, string>;
+    };
+    expect(manifest.type).toBe('module');
+    expect(Object.keys(manifest.scripts).sort()).toEqual(['build', 'check', 'dev', 'start']);
+    await npm(app, ['install']);
+    await npm(app, ['run', 'build']);
+    await npm(app, ['run', 'check']);
+    const base = await start(app, ['dist/server.js']);
+    expect(await text(`${base}/`)).toBe('<a href="/hello/world">Say hello</a>');
+    expect(await text(`${base}/hello/ada`)).toBe('{"greeting":"Hello, ada!","self":"/hello/ada"}');
+
+    // A wrong `url()` call is a type error.
+    const controller = path.join(app, 'app/Components/Controller/HomeController.ts');
+    writeFileSync(
+      controller,
+      readFileSync(controller, 'utf8').replace("url('hello', { name })", "url('hello', {})"),
+    );
+    const failed = await npm(app, ['run', 'check']).catch((error: { stdout: string }) => error);
+    expect(String((failed as { stdout: string }).stdout)).toMatch(/HomeController\.ts.*error TS/);
+  }, 600_000);
+
+  it('course init refuses a folder that already holds an app', async () => {
+    const parent = temp('course-init-again-');
+    await run(process.execPath, [CLI, 'init', 'a'], { cwd: parent });
+    const again = await run(process.execPath, [CLI, 'init', 'a'], { cwd: parent }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(again).toMatchObject({ code: 1 });
+    expect((again as { stderr: string }).stderr).toMatch(
+      /already has package\.json.*nothing was written/,
+    );
+  });
+});
+
+// --- internal ---
+
+const ROUTES = `import { Course } from 'course-router';
+Course.get('/user/{id}', 'UserController@show').where('id', '[0-9]+').name('user.show');
+`;
+
+const CONTROLLER = `import { url } from '../../../generated/routes.gen.js';
+export class UserController {
+  show(id: string) {
+    return { id, self: url('user.show', { id }) };
+  }
+}
+`;
+
+const SERVER = `import { Course } from 'course-router';
+import routes from './generated/routes.gen.js';
+const server = await Course.start(routes).listen(Number(process.env.PORT), '127.0.0.1');
+console.log('listening on ' + JSON.stringify(server.address()));
+`;
+
+const TSCONFIG = JSON.stringify({
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    skipLibCheck: true,
+    types: ['node'],
+    typeRoots: [path.join(ROOT, 'node_modules/@types')],
+    rootDir: '.',
+    outDir: 'dist',
+  },
+  include: ['**/*.ts'],
+  exclude: ['node_modules', 'dist'],
+});
+
+function temp(prefix: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  work.push(dir);
+  return dir;
+}
+
+function npm(cwd: string, args: string[]): Promise<{ stdout: string; stderr: string }> {
+  return run('npm', [...args, '--no-audit'], { cwd, env: NO_COMPILER, maxBuffer: 1 << 24 });
+}
+
+/** Starts `node <args>` in `cwd` on a free port and waits for it to listen; its base URL. */
+function start(cwd: string, args: string[]): Promise<string> {
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const server = spawn(process.execPath, args, {
+    cwd,
+    env: { ...process.env, PORT: String(port) },
+  });
+  servers.push(server);
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`no answer: ${output}`)), 30_000);
+    const listen = (chunk: Buffer) => {
+      output += chunk;
+      if (/listening on/i.test(output)) {
+        clearTimeout(timer);
+        resolve(`http://127.0.0.1:${port}`);
+      }
+    };
+    server.stdout.on('data', listen);
+    server.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    server.on('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
+  });
+}
+
+async function text(url: string): Promise<string> {
+  const response = await fetch(url);
+  expect(response.status, url).toBe(200);
+  return response.text();
+}
