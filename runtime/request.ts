@@ -1,4 +1,5 @@
 import { DEFAULT_BODY_LIMIT } from './body.js';
+import { hostName } from './host.js';
 import { queryOf } from './path.js';
 import { DEFAULT_MULTIPART_LIMIT, parseBody, type ParsedBody } from './input.js';
 import type { MatchHit, Params, RouteEntry } from './types.js';
@@ -12,6 +13,8 @@ export interface RequestSource {
   body: (limit: number) => Promise<Uint8Array>;
   /** The peer's address, when the adapter knows it. */
   remoteAddress?: string;
+  /** Whether the client reached this server over TLS. */
+  secure?: () => boolean;
 }
 
 /** The path and query of the request, as the original's `getUri()`. */
@@ -83,10 +86,14 @@ export class CourseRequest {
     return this.#source.header(name.toLowerCase());
   }
 
-  /** The `Host` header without its port, lower-case. */
+  /** The `Host` header without its port or a trailing dot, lower-case. */
   getHost(): string {
-    const host = this.#source.header('host') ?? '';
-    return host.replace(/:\d*$/, '').toLowerCase();
+    return hostName(this.#source.header('host') ?? '');
+  }
+
+  /** @internal whether the connection is TLS (`https:` for the Fetch adapter). */
+  get secure(): boolean {
+    return this.#source.secure?.() === true;
   }
 
   getUri(): RequestUri {
