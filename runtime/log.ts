@@ -10,15 +10,15 @@ export function logError(prefix: string, error: unknown): void {
   console.error(`${escapeLog(prefix)} ${errorText(error, 0)}`);
 }
 
-/** `text` with control characters (C0, DEL, C1, U+2028/9) written as `\n`, `\x1b`, `\u2028`. */
-export function escapeLog(text: string): string {
+// --- internal ---
+
+/** `text` with control characters (C0, DEL, C1, U+2028/9) written as `\n`, `\u001b`, `\u2028`. */
+function escapeLog(text: string): string {
   return text.replace(
     CONTROL,
     (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
-
-// --- internal ---
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;

@@ -2,21 +2,21 @@ import { requireContext, type StartOptions } from './context.js';
 import { HttpException } from './errors.js';
 import { cleanTarget } from './path.js';
 import type { CourseRequest } from './request.js';
-import type { CourseResponse } from './response.js';
+import { hasControl, type CourseResponse } from './response.js';
 
 /**
  * Redirects to `url` (302 unless `code` says otherwise; 3xx only), on this site or on a host
  * listed in `Course.start(…, { redirectHosts })`. The target is resolved as a browser resolves
- * it (WHATWG URL) against the request's URL; any other origin (`//evil`, `/\evil`, `http:evil`,
- * `javascript:`…) or a control character is refused with a 400, so a `?next=` value can never
- * send a user elsewhere. An on-site target is sent as its path (`/a/b?c#d`): whatever scheme the
- * client sees, it stays on this host.
+ * it (WHATWG URL) against the request's URL; one that lands on another origin (`//evil`,
+ * `/\evil`, `http:evil` from an https page, `javascript:`…) or holds a control character is
+ * refused with a 400, so a `?next=` value can never send a user elsewhere. An on-site target is
+ * sent as its path (`/a/b?c#d`): whatever scheme the client sees, it stays on this host.
  *
  * @example return toRoute(url('user.show', { id }));
  */
 export function toRoute(url: string, code = 302): CourseResponse {
   const { request, response, options } = requireContext('toRoute');
-  const location = CONTROL.test(url) ? undefined : resolve(url, request, options);
+  const location = hasControl(url) ? undefined : resolve(url, request, options);
   if (location === undefined) throw new HttpException(400, 'Refused redirect target');
   return response.redirect(location, code);
 }
@@ -34,9 +34,6 @@ export function removeParam(): boolean {
 }
 
 // --- internal ---
-
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** The Location for `url`, or `undefined` when it leaves the site for a host not allowed. */
 function resolve(url: string, request: CourseRequest, options: StartOptions): string | undefined {

@@ -54,7 +54,7 @@ export class CourseResponse {
     if (!Number.isInteger(code) || code < 300 || code > 399) {
       throw new RangeError(`course: a redirect needs a 3xx status, got ${String(code)}`);
     }
-    if (CONTROL.test(url))
+    if (hasControl(url))
       throw new TypeError('course: refused redirect target with a control character');
     this.status = code;
     this.headers['location'] = encodeTarget(url);
@@ -70,13 +70,6 @@ export class CourseResponse {
   }
 }
 
-// --- internal ---
-
-// Header records have no `Object.prototype` behind them (`__proto__` is a name like any other),
-// and, made by `new`, stay in V8's fast mode where `Object.create(null)` is a dictionary.
-const HeaderRecord = function HeaderRecord() {} as unknown as new () => Record<string, string>;
-HeaderRecord.prototype = Object.create(null) as object;
-
 /** Throws unless `name` is an HTTP token and `value` only tab, space and visible ASCII. */
 export function checkHeader(name: string, value: string): void {
   if (!TOKEN.test(name)) throw new TypeError(`course: refused header name ${JSON.stringify(name)}`);
@@ -86,6 +79,18 @@ export function checkHeader(name: string, value: string): void {
         'character, which HTTP cannot carry (percent-encode it)',
     );
 }
+
+/** Whether `text` holds a C0 control character or DEL (CR, LF, NUL, tab…). */
+export function hasControl(text: string): boolean {
+  return CONTROL.test(text);
+}
+
+// --- internal ---
+
+// Header records have no `Object.prototype` behind them (`__proto__` is a name like any other),
+// and, made by `new`, stay in V8's fast mode where `Object.create(null)` is a dictionary.
+const HeaderRecord = function HeaderRecord() {} as unknown as new () => Record<string, string>;
+HeaderRecord.prototype = Object.create(null) as object;
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const VALUE = /^[\t\x20-\x7e]*$/;
