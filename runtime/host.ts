@@ -21,13 +21,14 @@ export function badHost(host: string | undefined, target: string): boolean {
 
 /** The host domain routes and `url()` compare: lower-case, without port or trailing dot. */
 export function hostName(host: string): string {
-  return host.replace(PORT_AND_DOT, '').toLowerCase();
+  const name = host.replace(PORT, '').toLowerCase();
+  return name.charCodeAt(name.length - 1) === 46 /* '.' */ ? name.slice(0, -1) : name;
 }
 
 // --- internal ---
 
 const HOST = /^(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{0,5})?$/;
-const PORT_AND_DOT = /\.?(?::\d*)?$/;
+const PORT = /:\d*$/;
 const ABSOLUTE = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/;
 
 // Nearly every request of a server names the same host: the last valid one is not tested again.
