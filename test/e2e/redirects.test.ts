@@ -92,6 +92,9 @@ describe('toRoute() keeps browsers on the site (both adapters, WHATWG resolution
     expect(await landing(plain, '/go', 'http:evil.example', 'https')).toBe('/evil.example');
     expect(await landing(proxied, '/go', 'http:evil.example', 'https')).toBe('refused');
     expect(await landing(proxied, '/go', 'https:evil.example', 'https')).toBe('/evil.example');
+    // The Fetch adapter knows https from the request's URL, without any proxy header.
+    const overTls = await plain.app.fetch(new Request('https://localhost/go?to=http:evil.example'));
+    expect(overTls.status).toBe(400);
     for (const to of ['//evil.example', '/\\evil.example', 'javascript:alert(1)', 'ht\ttp://x'])
       expect(await landing(plain, '/go', to), to).toBe('refused');
   });
