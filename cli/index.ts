@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { runBuild } from './commands/build.js';
 import { runDatabase } from './commands/database.js';
@@ -8,15 +7,11 @@ import { runRoutes } from './commands/routes.js';
 import { runWatch } from './commands/watch.js';
 import { runInit } from './commands/init.js';
 import { processOutput, reportFailure } from './output.js';
-
-// The package's own package.json, two folders above `dist/cli/index.js`.
-const { version } = JSON.parse(
-  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
-) as { version: string };
+import { ownVersion } from './_package.js';
 
 const program = new Command('course')
   .description('Compile route files into a typed dispatch module, and the tools around it.')
-  .version(version)
+  .version(ownVersion())
   .showHelpAfterError();
 
 program

@@ -5,6 +5,8 @@ import {
   NotFoundHttpException,
   statusText,
 } from './errors.js';
+import { badHost } from './host.js';
+import { logError } from './log.js';
 import { normalizePath } from './path.js';
 import type { CourseRequest } from './request.js';
 import { CourseResponse } from './response.js';
@@ -57,12 +59,10 @@ export const MAX_PARAM_LENGTH = 1000;
 /** Longest request target the adapters accept; longer is a 414. */
 export const MAX_TARGET_LENGTH = 8 * 1024;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 function serve(context: RequestContext): Outcome | Promise<Outcome> {
   const { table, options, request } = context;
-  const host = request.getHeader('host');
-  if (host !== undefined && badHost(host))
+  if (badHost(request.getHeader('host'), request.target))
     return statusResponse(new HttpException(400, 'Bad Host header'), options, request);
   // Boot managers and `_method` may change the path or the verb: the route is found after them.
   if (table.bootManagers?.length || request.method === 'POST') {
@@ -81,16 +81,6 @@ function serve(context: RequestContext): Outcome | Promise<Outcome> {
     return fail(error, context, 0);
   }
   return outcome instanceof Promise ? outcome.catch((error) => fail(error, context, 0)) : outcome;
-}
-
-// Nearly every request of a server names the same host: the last valid one is not tested again.
-let validHost = '';
-
-function badHost(host: string): boolean {
-  if (host === validHost) return false;
-  if (!HOST.test(host)) return true;
-  validHost = host;
-  return false;
 }
 
 /** Serves a request that boot managers or `_method` spoofing see first. */
@@ -261,15 +251,18 @@ function statusResponse(
   if (error instanceof HttpException) {
     fresh.status = error.status;
     for (const [name, value] of Object.entries(error.headers)) fresh.headers[name] = value;
-    fresh.body = error.message || statusText(error.status);
+    // A 5xx message is for the log, as any other server error's (CONTRACT 5.6).
+    const server = error.status >= 500;
+    if (server && request) (options.onError ?? logFailure)(error, request);
+    fresh.body = ((!server || options.debug) && error.message) || statusText(error.status);
     return fresh;
   }
-  if (request) (options.onError ?? logError)(error, request);
+  if (request) (options.onError ?? logFailure)(error, request);
   fresh.status = 500;
   fresh.body = options.debug && error instanceof Error ? String(error.stack) : statusText(500);
   return fresh;
 }
 
-function logError(error: unknown, request: CourseRequest): void {
-  console.error(`course: ${request.method} ${request.path} failed:`, error);
+function logFailure(error: unknown, request: CourseRequest): void {
+  logError(`course: ${request.method} ${request.path} failed:`, error);
 }

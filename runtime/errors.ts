@@ -1,11 +1,14 @@
 import { STATUS_CODES } from 'node:http';
+import { checkHeader } from './response.js';
 
 /** An error that becomes an HTTP status: thrown by the router or by application code. */
 export class HttpException extends Error {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
 
+  /** `headers` are checked as `response().header()` checks them: a bad one throws here. */
   constructor(status: number, message?: string, headers: Record<string, string> = {}) {
+    for (const [name, value] of Object.entries(headers)) checkHeader(name, value);
     super(message ?? statusText(status));
     this.name = 'HttpException';
     this.status = status;

@@ -1,22 +1,25 @@
-import { requireContext } from './context.js';
+import { requireContext, type StartOptions } from './context.js';
 import { HttpException } from './errors.js';
+import { isSecure } from './origin.js';
 import { cleanTarget } from './path.js';
-import type { CourseResponse } from './response.js';
+import type { CourseRequest } from './request.js';
+import { hasControl, type CourseResponse } from './response.js';
 
 /**
- * Redirects to `url` (302 unless `code` says otherwise; 3xx only). The target must be on this
- * site or on a host listed in `Course.start(…, { redirectHosts })`: an off-site, protocol-
- * relative, non-http or control-character target is refused with a 400, so a `?next=` value
- * can never send a user elsewhere.
+ * Redirects to `url` (302 unless `code` says otherwise; 3xx only), on this site or on a host
+ * listed in `Course.start(…, { redirectHosts })`. The target is resolved as a browser resolves
+ * it (WHATWG URL) against the request's URL; one that lands on another origin (`//evil`,
+ * `/\evil`, `http:evil` from an https page, `javascript:`…) or holds a control character is
+ * refused with a 400, so a `?next=` value can never send a user elsewhere. An on-site target is
+ * sent as its path (`/a/b?c#d`): whatever scheme the client sees, it stays on this host.
  *
  * @example return toRoute(url('user.show', { id }));
  */
 export function toRoute(url: string, code = 302): CourseResponse {
   const { request, response, options } = requireContext('toRoute');
-  if (!safeTarget(url, request.getHost(), options.redirectHosts ?? [])) {
-    throw new HttpException(400, 'Refused redirect target');
-  }
-  return response.redirect(url, code);
+  const location = hasControl(url) ? undefined : resolve(url, request, options);
+  if (location === undefined) throw new HttpException(400, 'Refused redirect target');
+  return response.redirect(location, code);
 }
 
 /**
@@ -33,18 +36,35 @@ export function removeParam(): boolean {
 
 // --- internal ---
 
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
-
-function safeTarget(url: string, host: string, allowed: readonly string[]): boolean {
-  if (CONTROL.test(url) || url.includes('\\')) return false;
+/** The Location for `url`, or `undefined` when it leaves the site for a host not allowed. */
+function resolve(url: string, request: CourseRequest, options: StartOptions): string | undefined {
+  let here: URL;
   let target: URL;
   try {
-    target = new URL(url, `http://${host || 'localhost'}`);
+    here = new URL(cleanTarget(request.target), `${scheme(request, options)}://${hostOf(request)}`);
+    target = new URL(url, here);
   } catch {
-    return false;
+    return undefined;
   }
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') return false;
-  const relative = url.startsWith('/') && !url.startsWith('//');
-  return relative || target.hostname === (host || 'localhost') || allowed.includes(target.hostname);
+  // `blob:http://host/…` has that host's origin too, but is no place to send a browser to.
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') return undefined;
+  if (target.origin === here.origin) {
+    // `pathname` may start with `//` (`/.//x`); as a Location that would name a host.
+    const path = target.pathname.startsWith('//') ? `/.${target.pathname}` : target.pathname;
+    return path + target.search + target.hash;
+  }
+  const allowed = options.redirectHosts ?? [];
+  return allowed.includes(target.hostname) || allowed.includes(target.host)
+    ? target.href
+    : undefined;
+}
+
+/** The scheme the client used (`isSecure`: the connection's, or a trusted proxy's report). */
+function scheme(request: CourseRequest, options: StartOptions): string {
+  return isSecure(request, options.trustProxy) ? 'https' : 'http';
+}
+
+/** The Host header as the client sent it (with its port), else `host.invalid` (never a host). */
+function hostOf(request: CourseRequest): string {
+  return request.getHeader('host') || 'host.invalid';
 }

@@ -1,4 +1,5 @@
 import { DEFAULT_BODY_LIMIT } from './body.js';
+import { hostName } from './host.js';
 import { queryOf } from './path.js';
 import { DEFAULT_MULTIPART_LIMIT, parseBody, type ParsedBody } from './input.js';
 import type { MatchHit, Params, RouteEntry } from './types.js';
@@ -90,10 +91,9 @@ export class CourseRequest {
     return this.#source.header(name.toLowerCase());
   }
 
-  /** The `Host` header without its port, lower-case. */
+  /** The `Host` header without its port or a trailing dot, lower-case. */
   getHost(): string {
-    const host = this.#source.header('host') ?? '';
-    return host.replace(/:\d*$/, '').toLowerCase();
+    return hostName(this.#source.header('host') ?? '');
   }
 
   getUri(): RequestUri {

@@ -22,12 +22,14 @@ export class CourseResponse {
     return this;
   }
 
-  /** Sets a header; names and values with CR, LF or NUL are refused. */
+  /**
+   * Sets a header. A name that is not an HTTP token, or a value HTTP cannot carry (anything
+   * but tab, space and visible ASCII: CR, LF, NUL, other controls, non-ASCII), throws here, so
+   * the error takes the request's error path instead of failing while the response is sent.
+   */
   header(name: string, value: string | number): this {
     const text = String(value);
-    if (!TOKEN.test(name) || UNSAFE.test(text)) {
-      throw new TypeError(`course: refused header ${JSON.stringify(name)}`);
-    }
+    checkHeader(name, text);
     this.headers[name.toLowerCase()] = text;
     this.written = true;
     return this;
@@ -42,14 +44,20 @@ export class CourseResponse {
     return this;
   }
 
-  /** Redirects to `url` (302 by default); only 3xx codes and URLs without CR/LF/NUL. */
+  /**
+   * Redirects to `url` (302 by default; 3xx only), wherever the app says: `toRoute()` is the one
+   * that keeps clients on the site. A control character (CR, LF, NUL, tab…) throws; anything
+   * else a URL cannot hold (non-ASCII, space, `\\`, `"`, a `%` without two hex digits) is
+   * percent-encoded (UTF-8), once: valid `%XX` escapes are kept.
+   */
   redirect(url: string, code = 302): this {
     if (!Number.isInteger(code) || code < 300 || code > 399) {
       throw new RangeError(`course: a redirect needs a 3xx status, got ${String(code)}`);
     }
-    if (UNSAFE.test(url)) throw new TypeError('course: refused redirect target with CR, LF or NUL');
+    if (hasControl(url))
+      throw new TypeError('course: refused redirect target with a control character');
     this.status = code;
-    this.headers['location'] = url;
+    this.headers['location'] = encodeTarget(url);
     this.written = true;
     return this;
   }
@@ -62,6 +70,21 @@ export class CourseResponse {
   }
 }
 
+/** Throws unless `name` is an HTTP token and `value` only tab, space and visible ASCII. */
+export function checkHeader(name: string, value: string): void {
+  if (!TOKEN.test(name)) throw new TypeError(`course: refused header name ${JSON.stringify(name)}`);
+  if (!VALUE.test(value))
+    throw new TypeError(
+      `course: refused header ${JSON.stringify(name)}: its value holds a control or non-ASCII ` +
+        'character, which HTTP cannot carry (percent-encode it)',
+    );
+}
+
+/** Whether `text` holds a C0 control character or DEL (CR, LF, NUL, tab…). */
+export function hasControl(text: string): boolean {
+  return CONTROL.test(text);
+}
+
 // --- internal ---
 
 // Header records have no `Object.prototype` behind them (`__proto__` is a name like any other),
@@ -70,4 +93,21 @@ const HeaderRecord = function HeaderRecord() {} as unknown as new () => Record<s
 HeaderRecord.prototype = Object.create(null) as object;
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const UNSAFE = /[\r\n\0]/;
+const VALUE = /^[\t\x20-\x7e]*$/;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+// Runs of what a URL does not hold as it is: all but RFC 3986's reserved and unreserved
+// characters, and a `%` that does not start an escape.
+const UNENCODED = /(?:[^!#$%&-;=?-[\]_a-z~]|%(?![0-9A-Fa-f]{2}))+/g;
+
+const UTF8 = new TextEncoder();
+
+/** `url` with what `UNENCODED` finds percent-encoded as UTF-8 (a lone surrogate as U+FFFD). */
+function encodeTarget(url: string): string {
+  return url.replace(UNENCODED, (run) => {
+    let out = '';
+    for (const byte of UTF8.encode(run))
+      out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    return out;
+  });
+}

@@ -80,6 +80,13 @@ export function buildUrl(
   const hostParts = table.hosts && Object.hasOwn(table.hosts, name) ? table.hosts[name] : undefined;
   const host = hostParts ? fill(hostParts) : undefined;
   const path = fill(parts) || '/';
+  // A parameter that is a whole segment `.` or `..` has no URL: every client resolves the
+  // segment away, also written `%2E%2E` (WHATWG URL), and so does the router.
+  if (DOT_SEGMENT.test(path))
+    throw new Error(
+      `course: url(${JSON.stringify(name)}) would build ${JSON.stringify(path)}, whose "." or ".." ` +
+        'segment a client resolves away: such a parameter value has no URL',
+    );
   const here = currentContext()?.request.getHost();
   return appendQuery(host !== undefined && host !== here ? `//${host}${path}` : path, query);
 }
@@ -128,6 +135,7 @@ type LastOf<U> = (U extends unknown ? (member: () => U) => void : never) extends
   : never;
 
 const TABLE = Symbol.for('course-router.table');
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
 type Holder = { [TABLE]?: RouteTable };
 
 /** Fills templates in turn (host, then path), taking positional values in that order. */

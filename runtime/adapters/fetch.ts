@@ -7,6 +7,7 @@ import {
 } from '../dispatch.js';
 import { readFetchBody } from '../body.js';
 import { headerPairs, NULL_BODY_STATUS } from './_common.js';
+import { logError } from '../log.js';
 import { CourseRequest } from '../request.js';
 import type { RouteTable } from '../types.js';
 
@@ -84,8 +85,15 @@ function toResponse(outcome: Outcome, head: boolean): Response {
   }
   const body = outcome.body;
   const empty = head || body === null || NULL_BODY_STATUS.has(outcome.status);
-  return new Response(empty ? null : body, {
-    status: outcome.status,
-    headers: headerPairs(outcome),
-  });
+  try {
+    return new Response(empty ? null : body, {
+      status: outcome.status,
+      headers: headerPairs(outcome),
+    });
+  } catch (error) {
+    // A header the route wrote past `response().header()` that HTTP cannot carry: the client
+    // gets the 500 the node:http adapter gives for it too, not a rejected promise.
+    logError('course: response failed:', error);
+    return toResponse(badRequest(500), head);
+  }
 }

@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildUrl, type RouteTable } from 'course-router/internal';
+import { buildApp, importTable, removeApp, send, serve, writeApp, type Served } from '../_utils.js';
+
+const ROUTES = `
+import { Course, HttpException, response } from 'course-router';
+import { request } from 'course-router';
+const value = () => request().searchParams.get('v') ?? '';
+Course.get('/header', () => { response().header('x-test', value()); return 'set'; });
+Course.get('/written', () => { response().headers['x-test'] = value(); return 'written'; });
+Course.get('/exception-header', () => { throw new HttpException(401, 'who?', { 'x-test': value() }); });
+Course.group({ exceptionHandler: 'Handlers\\\\Caught' }, () => {
+  Course.get('/caught', () => { response().header('x-test', value()); return 'set'; });
+});
+Course.get('/fail', () => { throw new HttpException(503, 'db password is hunter2'); });
+Course.get('/teapot', () => { throw new HttpException(418, 'short and stout'); });
+Course.get('/boom/{x}', (x: string) => { throw new Error('bad ' + x); }).where('x', '[^/]+');
+Course.get('/file/{name}', (name: string) => 'file:' + name).name('file').where('name', '[^/]+');
+`;
+
+const FILES = {
+  'routes.ts': ROUTES,
+  'app/Handlers/Caught.ts': `
+export class Caught {
+  handleError(_request: unknown, error: Error) { return 'caught: ' + error.message; }
+}`,
+};
+
+let dir: string;
+let table: RouteTable;
+let served: Served;
+let debug: Served;
+
+beforeAll(async () => {
+  dir = writeApp(FILES);
+  await buildApp(dir);
+  table = await importTable(dir);
+  served = await serve(table, { onError: undefined });
+  debug = await serve(table, { debug: true });
+});
+
+afterAll(async () => {
+  await served?.close();
+  await debug?.close();
+  removeApp(dir);
+});
+
+const get = (target: string, on = served) => send(on, 'GET', target);
+
+describe('header values HTTP cannot carry (both adapters alike)', () => {
+  it('header() throws at the call: an unhandled 500 without the message, or the handler sees it', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    for (const v of ['€', 'é', 'a\r\nset-cookie: x=1', 'a\0', 'a\x01', 'a\x7f']) {
+      const query = `?v=${encodeURIComponent(v)}`;
+      expect(await get(`/header${query}`), v).toMatchObject({
+        status: 500,
+        body: 'Internal Server Error',
+      });
+      const caught = await get(`/caught${query}`);
+      expect(caught.body, v).toMatch(/^caught: course: refused header "x-test": its value holds/);
+    }
+    expect(await get('/header?v=a%09b%20~')).toMatchObject({
+      status: 200,
+      headers: { 'x-test': 'a\tb ~' },
+    });
+    vi.restoreAllMocks();
+  });
+
+  it('an HttpException with such a header, or a header written past header(), is a 500, not a crash', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    expect(await get('/exception-header?v=%E2%82%AC')).toMatchObject({
+      status: 500,
+      body: 'Internal Server Error',
+    });
+    expect(await get('/exception-header?v=ok')).toMatchObject({ status: 401, body: 'who?' });
+    expect(await get('/written?v=%E2%82%AC')).toMatchObject({
+      status: 500,
+      body: 'Internal Server Error',
+    });
+    expect(errors.mock.calls.flat().join(' ')).toContain('course: response failed:');
+    vi.restoreAllMocks();
+  });
+});
+
+describe('errors and logs', () => {
+  it('a 5xx HttpException shows its status text, not its message, unless debug; a 4xx its message', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    expect(await get('/fail')).toMatchObject({ status: 503, body: 'Service Unavailable' });
+    expect(await get('/teapot')).toMatchObject({ status: 418, body: 'short and stout' });
+    expect((await get('/fail', debug)).body).toBe('db password is hunter2');
+    vi.restoreAllMocks();
+  });
+
+  it('a path with %0a or an escape sequence cannot forge a log line', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    await get('/boom/x%0aGET%20%2Fadmin%20200%0d%1b[31m');
+    await get('/fail');
+    const lines = errors.mock.calls
+      .map((call) => call.join(' '))
+      .join('\n')
+      .split('\n');
+    vi.restoreAllMocks();
+    // Each entry is one line with the message, then the stack frames that V8 wrote.
+    for (const line of lines) expect(line, line).toMatch(/^(?:course: | {4}at )/);
+    for (const raw of ['\r', '\u001b']) expect(lines.join('')).not.toContain(raw);
+    const heads = lines.filter((line) => line.startsWith('course: '));
+    expect(heads[0]).toBe(
+      'course: GET /boom/x\\nGET %2Fadmin 200\\r\\u001b[31m failed: Error: bad x\\nGET /admin 200\\r\\u001b[31m',
+    );
+    // Two adapters, two requests; a 5xx HttpException's message goes to the log, not the client.
+    expect(heads).toHaveLength(4);
+    expect(heads[2]).toBe('course: GET /fail failed: HttpException: db password is hunter2');
+  });
+});
+
+describe('url() and dot segments', () => {
+  it('refuses "." and ".." as a whole segment, which every client resolves away', async () => {
+    expect(() => buildUrl(table, 'file', { name: '..' })).toThrow(
+      'course: url("file") would build "/file/..", whose "." or ".." segment a client resolves away',
+    );
+    expect(() => buildUrl(table, 'file', ['.'])).toThrow(/"\/file\/\."/);
+    expect(new URL('/file/%2E%2E', 'http://localhost/').pathname).toBe('/');
+  });
+
+  it('values with dots that are not dot segments round-trip to the parameter', async () => {
+    for (const name of ['...', '.a', 'a/..', '%2E%2E', '.. '])
+      expect((await get(buildUrl(table, 'file', { name }))).body, name).toBe(`file:${name}`);
+    // A dot segment however written: `/file`, which no route takes (the handler sees the 404).
+    expect((await get('/file/%2E%2E')).body).toBe('caught: Not Found');
+  });
+});
