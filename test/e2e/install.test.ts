@@ -69,6 +69,15 @@ describe('the packages, installed as a user installs them', () => {
     expect(manifest.type).toBe('module');
     expect(Object.keys(manifest.scripts).sort()).toEqual(['build', 'check', 'dev', 'start']);
     await npm(app, ['install']);
+    const course = (...args: string[]) =>
+      run(process.execPath, [path.join(app, 'node_modules/course-kit/dist/index.js'), ...args], {
+        cwd: app,
+      }).catch((error: { code: number; stdout: string; stderr: string }) => error);
+    expect(await course('--version')).toMatchObject({ stdout: '0.1.0\n', stderr: '' });
+    for (const name of ['course-router', 'course-kit', 'course-compiler']) {
+      const license = readFileSync(path.join(app, 'node_modules', name, 'LICENSE'), 'utf8');
+      expect(license).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} the Course authors\n/);
+    }
     await npm(app, ['run', 'build']);
     await npm(app, ['run', 'check']);
     const base = await start(app, ['dist/server.js']);
@@ -84,6 +93,23 @@ describe('the packages, installed as a user installs them', () => {
     const failed = await npm(app, ['run', 'check']).catch((error: { stdout: string }) => error);
     expect(String((failed as { stdout: string }).stdout)).toMatch(/HomeController\.ts.*error TS/);
   }, 600_000);
+
+  it('the build tools name the install a database command needs, in one line', async () => {
+    const parent = temp('course-init-db-');
+    await run(process.execPath, [CLI, 'init', 'app', '--packages', packs], { cwd: parent });
+    const app = path.join(parent, 'app');
+    await npm(app, ['install']);
+    const bin = path.join(app, 'node_modules/course-kit/dist/index.js');
+    await run(process.execPath, [bin, 'create:model', 'Post'], { cwd: app });
+    const migrate = await run(process.execPath, [bin, 'migrate'], { cwd: app }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(migrate).toMatchObject({
+      code: 1,
+      stderr:
+        'course: course-router/db needs the package "knex", which is not installed: npm install knex better-sqlite3\n',
+    });
+  }, 300_000);
 
   it('course init refuses a folder that already holds an app', async () => {
     const parent = temp('course-init-again-');
