@@ -184,6 +184,8 @@ async function parseMultipart(
     );
     parser.on('file', (name, stream, info) => {
       const chunks: Buffer[] = [];
+      // A file cut short errors its own stream, then the parser: unheard, it ends the process.
+      stream.on('error', () => reject(new HttpException(400, 'Malformed multipart body')));
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const data = Buffer.concat(chunks);
