@@ -208,6 +208,21 @@ describe('a request body that breaks is a 4xx for that request; the process live
   });
 });
 
+describe('a JSON body nested past its bound', () => {
+  it('is a 400 at 257 levels and at 100,000, whatever the stack; 256 levels are read', async () => {
+    const nested = (depth: number) => ({
+      headers: { 'content-type': 'application/json' },
+      body: '['.repeat(depth) + ']'.repeat(depth),
+    });
+    expect((await send(both, 'POST', '/echo', nested(256))).body).toBe('{"fields":1,"files":0}');
+    expect(await send(both, 'POST', '/echo', nested(257))).toMatchObject({
+      status: 400,
+      body: 'JSON nested deeper than 256',
+    });
+    expect((await send(both, 'POST', '/echo', nested(100_000))).status).toBe(400);
+  });
+});
+
 describe('a body over its limit: the client receives the 413, then the connection closes', () => {
   it('a 2 MiB chunked JSON body', async () => {
     const answer = await rawExchange(child.port, [
