@@ -72,6 +72,8 @@ export interface RawAnswer {
   status: number;
   /** The connection was reset rather than closed. */
   reset: boolean;
+  /** The server had not closed the connection after `wait` ms: the client destroyed it. */
+  timedOut: boolean;
 }
 
 /**
@@ -87,7 +89,11 @@ export function rawExchange(
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
     let reset = false;
-    const timer = setTimeout(() => socket.destroy(), wait);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      socket.destroy();
+    }, wait);
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'ECONNRESET' || error.code === 'EPIPE') reset = true;
@@ -95,7 +101,12 @@ export function rawExchange(
     socket.on('close', () => {
       clearTimeout(timer);
       const text = Buffer.concat(chunks).toString('latin1');
-      resolve({ text, status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), reset });
+      resolve({
+        text,
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0),
+        reset,
+        timedOut,
+      });
     });
     socket.on('connect', async () => {
       for (let i = 0; i < pieces.length && !socket.destroyed; i++) {
