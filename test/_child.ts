@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { expect } from 'vitest';
 import { ROOT, writeFile } from './_utils.js';
 
 /** The child's memory after two forced collections, in bytes. */
@@ -120,6 +121,29 @@ export function rawExchange(
       else if (!keepOpen && !socket.destroyed) socket.end();
     });
   });
+}
+
+/** Asserts the child's server answers `GET /` with 200 and its process has not exited. */
+export async function expectAlive(child: ChildServer, context = ''): Promise<void> {
+  const home = await rawExchange(child.port, ['GET / HTTP/1.1\r\nHost: localhost\r\n\r\n']);
+  expect(home.status, `${context} ${child.stderr()}`).toBe(200);
+  expect(child.exited()).toBeUndefined();
+}
+
+/** The body of `GET target`, sent on a fresh connection. */
+export async function getBody(port: number, target: string): Promise<string> {
+  const answer = await rawExchange(port, [`GET ${target} HTTP/1.1\r\nHost: localhost\r\n\r\n`]);
+  return answer.text.split('\r\n\r\n').slice(1).join('\r\n\r\n');
+}
+
+/** Polls `read` until it gives `expected` (or 5 s pass) and asserts it. */
+export async function eventually<T>(read: () => Promise<T>, expected: T): Promise<void> {
+  let value = await read();
+  for (const start = Date.now(); Date.now() - start < 5000; value = await read()) {
+    if (JSON.stringify(value) === JSON.stringify(expected)) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  expect(value).toEqual(expected);
 }
 
 // --- internal ---

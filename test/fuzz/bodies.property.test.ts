@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Course, type CourseApp } from 'course-router';
-import { rawExchange, serveInChild, type ChildServer, type RawAnswer } from '../_child.js';
+import {
+  expectAlive,
+  rawExchange,
+  serveInChild,
+  type ChildServer,
+  type RawAnswer,
+} from '../_child.js';
 import { buildApp, importTable, removeApp, writeApp } from '../_utils.js';
 import {
   bodyCaseArb,
@@ -63,12 +69,6 @@ function firstResponse(answer: RawAnswer): { head: string; body: string } {
   return { head, body: answer.text.slice(split + 4, split + 4 + length) };
 }
 
-async function expectAlive(c: BodyCase): Promise<void> {
-  const home = await rawExchange(child.port, ['GET / HTTP/1.1\r\nHost: localhost\r\n\r\n']);
-  expect(home.status, `after ${describeCase(c)}: ${child.stderr()}`).toBe(200);
-  expect(child.exited()).toBeUndefined();
-}
-
 /** Sends a case over a raw socket; a stalled one is left to the server's timeouts. */
 async function sendRaw(c: BodyCase, stalled: Promise<[BodyCase, RawAnswer]>[]): Promise<void> {
   const bytes = wireBytes(c);
@@ -120,7 +120,7 @@ describe('property: no request body crashes the server, gets a 5xx or leaks', ()
       await fc.assert(
         fc.asyncProperty(bodyCaseArb, async (c) => {
           await sendRaw(c, stalled);
-          await expectAlive(c);
+          await expectAlive(child, `after ${describeCase(c)}:`);
         }),
         { numRuns: RUNS, seed: 23 },
       );
