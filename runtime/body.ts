@@ -4,42 +4,100 @@ import { HttpException } from './errors.js';
 /** Default limit of a request body read by the router (forms, JSON): 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-/** Reads a `node:http` body up to `limit` bytes; over it, a 413 and the stream destroyed. */
-export async function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
-  tooLarge(req.headers['content-length'], limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      req.destroy();
-      throw new HttpException(413);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+// How much of a refused upload is read and dropped before the 413 is sent.
+const DRAIN_BYTES = 8 * 1024 * 1024;
+const DRAIN_MS = 2000;
+
+/**
+ * Reads a `node:http` body up to `limit` bytes; one that breaks off (the client went, the chunked
+ * framing broke, a timeout) is a 400. Over the limit, a 413 that closes the connection, given
+ * once the client has sent the rest: a client still writing when the connection closes gets a
+ * reset, which can wipe out the answer it has not read yet. The rest is read and dropped, up to
+ * `DRAIN_BYTES` more and `DRAIN_MS`; past either, the answer goes at once, the rest unread.
+ */
+export function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
+  if (req.readableEnded) return Promise.resolve(new Uint8Array(0));
+  if (req.destroyed) return Promise.reject(incomplete());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const settle = (error?: HttpException) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.off('data', onData);
+      // Left paused, the body tells the adapter its rest is unread: the connection closes.
+      if (!req.complete) req.pause();
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks));
+    };
+    const refuse = () => {
+      refused = true;
+      chunks.length = 0;
+      timer = setTimeout(() => settle(payloadTooLarge()), DRAIN_MS);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (!refused && size <= limit) return void chunks.push(chunk);
+      if (!refused) refuse();
+      if (size > limit + DRAIN_BYTES) settle(payloadTooLarge());
+    };
+    const end = () => settle(refused ? payloadTooLarge() : undefined);
+    const broken = () => settle(refused ? payloadTooLarge() : incomplete());
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > limit + DRAIN_BYTES) return settle(payloadTooLarge());
+    if (declared > limit) refuse();
+    req.on('data', onData);
+    req.once('end', end);
+    // The listener stays: an error after the body was settled has nowhere else to go.
+    req.on('error', broken);
+    req.once('close', broken);
+  });
 }
 
-/** Reads a Fetch `Request` body up to `limit` bytes. */
+/** Reads a Fetch `Request` body up to `limit` bytes; a stream that errors or ends early: 400. */
 export async function readFetchBody(request: Request, limit: number): Promise<Uint8Array> {
-  tooLarge(request.headers.get('content-length') ?? undefined, limit);
+  const declared = request.headers.get('content-length') ?? undefined;
+  if (tooLarge(declared, limit)) {
+    request.body?.cancel().catch(() => {});
+    throw payloadTooLarge();
+  }
   if (!request.body) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = request.body.getReader();
-  for (let next = await reader.read(); !next.done; next = await reader.read()) {
-    size += next.value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw new HttpException(413);
+  try {
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      // A stream a runtime made from the network gives bytes; anything else is not a body.
+      if (!(next.value instanceof Uint8Array)) throw incomplete();
+      size += next.value.byteLength;
+      if (size > limit) throw payloadTooLarge();
+      chunks.push(next.value);
     }
-    chunks.push(next.value);
+  } catch (error) {
+    // The upload is not wanted any more: the runtime may stop receiving it.
+    reader.cancel().catch(() => {});
+    // A stream that errors is a body that broke off.
+    throw error instanceof HttpException ? error : incomplete();
   }
+  if (declared !== undefined && size !== Number(declared)) throw incomplete();
   return Buffer.concat(chunks);
 }
 
 // --- internal ---
 
-function tooLarge(length: string | undefined, limit: number): void {
-  if (length !== undefined && Number(length) > limit) throw new HttpException(413);
+function tooLarge(length: string | undefined, limit: number): boolean {
+  return length !== undefined && Number(length) > limit;
+}
+
+// The rest of a refused upload is not read: the connection closes after the answer.
+function payloadTooLarge(): HttpException {
+  return new HttpException(413, undefined, { connection: 'close' });
+}
+
+function incomplete(): HttpException {
+  return new HttpException(400, 'Incomplete request body');
 }

@@ -26,6 +26,9 @@ export type InputSource = 'get' | 'post' | 'file';
 /** The most fields a query, a form or a multipart body may hold. */
 const FIELD_LIMIT = 1000;
 
+/** The deepest nesting of a JSON body, in arrays and objects. */
+const JSON_DEPTH = 256;
+
 /** Default limit of a multipart body, files included: 10 MiB. */
 export const DEFAULT_MULTIPART_LIMIT = 10 * 1024 * 1024;
 
@@ -114,17 +117,18 @@ export async function parseBody(
   if (/^application\/(?:[\w.+-]*\+)?json/.test(type)) {
     const text = Buffer.from(await request.body()).toString('utf8');
     if (text.trim() === '') return empty;
+    let value: unknown;
     try {
-      const value: unknown = JSON.parse(text);
-      return {
-        ...empty,
-        post: isObject(value)
-          ? (nullPrototype(value) as Record<string, unknown>)
-          : { __proto__: null, value },
-      };
+      value = JSON.parse(text);
     } catch {
       throw new HttpException(400, 'Malformed JSON body');
     }
+    return {
+      ...empty,
+      post: isObject(value)
+        ? (nullPrototype(value, 0) as Record<string, unknown>)
+        : { __proto__: null, value },
+    };
   }
   if (type.startsWith('multipart/form-data')) {
     // The boundary is case-sensitive: busboy gets the header as sent.
@@ -150,12 +154,17 @@ function isObject(value: unknown): value is object {
   return typeof value === 'object' && value !== null;
 }
 
-/** A copy of parsed JSON whose objects have no prototype, so no key can reach one. */
-function nullPrototype(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(nullPrototype);
+/**
+ * A copy of parsed JSON whose objects have no prototype, so no key can reach one. Nesting past
+ * `JSON_DEPTH` is a 400: deeper, this copy (or an app walking the value) could run out of stack
+ * at a depth that depends on the call stack, failing where a shallower call succeeds.
+ */
+function nullPrototype(value: unknown, depth: number): unknown {
   if (!isObject(value)) return value;
+  if (depth >= JSON_DEPTH) throw new HttpException(400, `JSON nested deeper than ${JSON_DEPTH}`);
+  if (Array.isArray(value)) return value.map((item) => nullPrototype(item, depth + 1));
   const out = Object.create(null) as Record<string, unknown>;
-  for (const [key, item] of Object.entries(value)) out[key] = nullPrototype(item);
+  for (const [key, item] of Object.entries(value)) out[key] = nullPrototype(item, depth + 1);
   return out;
 }
 
@@ -184,6 +193,8 @@ async function parseMultipart(
     );
     parser.on('file', (name, stream, info) => {
       const chunks: Buffer[] = [];
+      // A file cut short errors its own stream, then the parser: unheard, it ends the process.
+      stream.on('error', () => reject(new HttpException(400, 'Malformed multipart body')));
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const data = Buffer.concat(chunks);

@@ -81,7 +81,10 @@ function hostOf(url: string): string | undefined {
 
 function toResponse(outcome: Outcome, head: boolean): Response {
   if (outcome instanceof Response) {
-    return head ? new Response(null, outcome) : outcome;
+    if (!head) return outcome;
+    // The body is not sent: its source is told to stop.
+    outcome.body?.cancel().catch(() => {});
+    return new Response(null, outcome);
   }
   const body = outcome.body;
   const empty = head || body === null || NULL_BODY_STATUS.has(outcome.status);

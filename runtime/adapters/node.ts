@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import type { ReadableStream as WebStream } from 'node:stream/web';
 import {
   badRequest,
@@ -106,6 +106,9 @@ function failed(error: unknown, res: ServerResponse, head: boolean): void {
 }
 
 function send(outcome: Outcome, res: ServerResponse, head: boolean): void {
+  // A body the router stopped reading (over its limit) is not drained for the next request:
+  // the answer says `Connection: close`, whatever handler wrote it, and the connection ends.
+  if (res.req.readableFlowing === false && !res.req.complete) res.shouldKeepAlive = false;
   if (outcome instanceof Response) return sendFetchResponse(outcome, res, head);
   const body = outcome.body;
   const headers: Record<string, string | string[]> = finalHeaders(outcome);
@@ -122,10 +125,14 @@ function sendFetchResponse(response: Response, res: ServerResponse, head: boolea
   });
   if (cookies.length > 0) res.setHeader('set-cookie', cookies);
   if (head || response.body === null) {
+    // An unread body's source is told to stop, as when a client leaves.
+    response.body?.cancel().catch(() => {});
     res.end();
     return;
   }
-  Readable.fromWeb(response.body as WebStream<Uint8Array>)
-    .on('error', () => res.destroy())
-    .pipe(res);
+  // A stream that errors, or a client that leaves, ends both sides: the connection is cut and
+  // the body's stream cancelled, so its source stops producing.
+  pipeline(Readable.fromWeb(response.body as WebStream<Uint8Array>), res, (error) => {
+    if (error) res.destroy();
+  });
 }

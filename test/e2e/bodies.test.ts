@@ -1,0 +1,282 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CourseApp } from 'course-router';
+import { Course } from 'course-router';
+import {
+  eventually,
+  expectAlive,
+  getBody,
+  rawExchange,
+  serveInChild,
+  type ChildServer,
+  type RawAnswer,
+} from '../_child.js';
+import { buildApp, importTable, removeApp, send, writeApp, type Served } from '../_utils.js';
+
+// Request bodies that break or overflow, through both adapters: node:http served by a child
+// process (a crash is seen as its exit) over raw sockets, and Fetch with `Request` objects in
+// this process.
+
+const FILES = {
+  'routes.ts': `
+import { Course, input } from 'course-router';
+import { Log } from './app/Components/Controller/Log.js';
+
+Course.get('/', () => 'home');
+Course.post('/echo', () => ({ fields: Object.keys(input().post).length, files: Object.keys(input().file).length }));
+Course.get('/log', [Log, 'show']);
+Course.group({ prefix: '/seen', exceptionHandler: 'Handlers\\\\Recorder' }, () => {
+  Course.post('/echo', () => 'read');
+});
+`,
+  'app/Components/Controller/Log.ts': `
+export class Log {
+  static statuses: number[] = [];
+  show() { return Log.statuses; }
+}`,
+  'app/Handlers/Recorder.ts': `
+import { response, type CourseRequest } from 'course-router';
+import { Log } from '../Components/Controller/Log.js';
+/** Records the status of each error it is given, and answers it itself. */
+export class Recorder {
+  handleError(_request: CourseRequest, error: Error & { status?: number }) {
+    const status = error.status ?? 500;
+    Log.statuses.push(status);
+    return response().httpCode(status).json({ recorded: status });
+  }
+}`,
+};
+
+const MiB = 1024 * 1024;
+let dir: string;
+let child: ChildServer;
+let app: CourseApp;
+/** Both adapters, for `send`: the child's node:http server and this process's Fetch handler. */
+let both: Served;
+
+beforeAll(async () => {
+  dir = writeApp(FILES);
+  await buildApp(dir);
+  child = await serveInChild(dir, '{ onError: () => {} }');
+  app = Course.start(await importTable(dir), { onError: () => {} });
+  both = { app, base: `http://127.0.0.1:${child.port}`, close: async () => {} };
+});
+
+afterAll(async () => {
+  await child?.stop();
+  if (dir) removeApp(dir);
+});
+
+/** A request head for raw bytes; `length` a Content-Length, or `chunked`. */
+const head = (target: string, type: string, length: number | 'chunked') =>
+  `POST ${target} HTTP/1.1\r\nHost: localhost\r\nContent-Type: ${type}\r\n` +
+  (length === 'chunked'
+    ? 'Transfer-Encoding: chunked\r\n\r\n'
+    : `Content-Length: ${length}\r\n\r\n`);
+
+/** `size` bytes of `fill` as chunked framing, 64 KiB a chunk, with the last chunk. */
+function chunked(size: number, fill = 'a'): Buffer[] {
+  const pieces: Buffer[] = [];
+  for (let left = size; left > 0; left -= 64 * 1024) {
+    const length = Math.min(left, 64 * 1024);
+    pieces.push(Buffer.from(`${length.toString(16)}\r\n${fill.repeat(length)}\r\n`));
+  }
+  pieces.push(Buffer.from('0\r\n\r\n'));
+  return pieces;
+}
+
+const headerOf = (answer: RawAnswer, name: string) =>
+  new RegExp(`\r\n${name}: ([^\r]*)\r\n`, 'i').exec(answer.text.split('\r\n\r\n')[0] + '\r\n')?.[1];
+
+/** A Fetch `Request` whose body is `pieces`, then, with `fail`, an error instead of its end. */
+function streamed(target: string, pieces: Uint8Array[], init: RequestInit & { fail?: boolean }) {
+  let at = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (at < pieces.length) controller.enqueue(pieces[at++]!);
+      else if (init.fail) controller.error(new Error('the client went'));
+      else controller.close();
+    },
+  });
+  return new Request(`http://localhost${target}`, {
+    method: 'POST',
+    ...init,
+    body,
+    duplex: 'half',
+  } as RequestInit);
+}
+
+const UNCLOSED_FILE =
+  '--XX\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\n' +
+  'Content-Type: text/plain\r\n\r\nhello';
+
+describe('a request body that breaks is a 4xx for that request; the process lives', () => {
+  it('a multipart file part with no closing boundary is a 400, on a route or none', async () => {
+    for (const target of ['/no/such/route', '/echo']) {
+      const answer = await rawExchange(child.port, [
+        head(target, 'multipart/form-data; boundary=XX', UNCLOSED_FILE.length) + UNCLOSED_FILE,
+      ]);
+      expect(answer.status, child.stderr()).toBe(400);
+      await expectAlive(child);
+      const viaFetch = await app.fetch(
+        new Request(`http://localhost${target}`, {
+          method: 'POST',
+          headers: { 'content-type': 'multipart/form-data; boundary=XX' },
+          body: UNCLOSED_FILE,
+        }),
+      );
+      expect(viaFetch.status).toBe(400);
+    }
+  });
+
+  it('a client that leaves, a body shorter than its Content-Length, broken chunked framing: a 400 reaches the handlers', async () => {
+    const form = 'application/x-www-form-urlencoded';
+    // The client leaves after 10 of 100 bytes.
+    await rawExchange(child.port, [head('/seen/echo', form, 100), 'a=1&b=2&c='], {
+      abortAfter: 2,
+    });
+    // The client sends 3 of 500 bytes and closes its side.
+    const short = await rawExchange(child.port, [head('/seen/echo', form, 500) + 'a=1']);
+    // A chunk size that is not hexadecimal, after a first good chunk.
+    const framing = await rawExchange(child.port, [
+      head('/seen/echo', form, 'chunked') + '3\r\na=1\r\n',
+      'zz\r\nb=2\r\n0\r\n\r\n',
+    ]);
+    // Node answers the broken framing itself; the router's answer to a gone client goes nowhere.
+    expect([short.status, framing.status]).toEqual([400, 400]);
+    await eventually(
+      async () => JSON.parse(await getBody(child.port, '/log')) as number[],
+      [400, 400, 400],
+    );
+    await expectAlive(child);
+  });
+
+  it('Fetch: a body stream that errors, ends before its Content-Length or carries no bytes is a 400', async () => {
+    const bytes = new TextEncoder().encode('a=1&b=2');
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const errors = await app.fetch(streamed('/echo', [bytes], { headers: form, fail: true }));
+    const early = await app.fetch(
+      streamed('/echo', [bytes], { headers: { ...form, 'content-length': '500' } }),
+    );
+    const notBytes = await app.fetch(
+      streamed('/echo', ['a=1' as unknown as Uint8Array], { headers: form }),
+    );
+    const whole = await app.fetch(
+      streamed('/echo', [bytes], { headers: { ...form, 'content-length': '7' } }),
+    );
+    expect([errors.status, early.status, notBytes.status, whole.status]).toEqual([
+      400, 400, 400, 200,
+    ]);
+    expect(await whole.json()).toEqual({ fields: 2, files: 0 });
+  });
+});
+
+describe('a JSON body nested past its bound', () => {
+  it('is a 400 at 257 levels and at 100,000, whatever the stack; 256 levels are read', async () => {
+    const nested = (depth: number) => ({
+      headers: { 'content-type': 'application/json' },
+      body: '['.repeat(depth) + ']'.repeat(depth),
+    });
+    expect((await send(both, 'POST', '/echo', nested(256))).body).toBe('{"fields":1,"files":0}');
+    expect(await send(both, 'POST', '/echo', nested(257))).toMatchObject({
+      status: 400,
+      body: 'JSON nested deeper than 256',
+    });
+    expect((await send(both, 'POST', '/echo', nested(100_000))).status).toBe(400);
+  });
+});
+
+describe('a body over its limit: the client receives the 413, then the connection closes', () => {
+  it('a 2 MiB chunked JSON body', async () => {
+    const answer = await rawExchange(child.port, [
+      head('/echo', 'application/json', 'chunked'),
+      ...chunked(2 * MiB),
+    ]);
+    expect(answer.status, answer.text.slice(0, 200)).toBe(413);
+    expect(headerOf(answer, 'connection')).toBe('close');
+    const viaFetch = await app.fetch(
+      streamed(
+        '/echo',
+        Array.from({ length: 32 }, () => new Uint8Array(64 * 1024)),
+        {
+          headers: { 'content-type': 'application/json' },
+        },
+      ),
+    );
+    expect([viaFetch.status, viaFetch.headers.get('connection')]).toEqual([413, 'close']);
+    await expectAlive(child);
+  });
+
+  it('a declared Content-Length over the limit: the 413 once the upload is in, no other request on that connection', async () => {
+    // A request written after the body would be answered on a connection kept alive.
+    const answer = await rawExchange(child.port, [
+      head('/echo', 'application/x-www-form-urlencoded', 2 * MiB),
+      Buffer.alloc(2 * MiB, 'a'),
+      'GET / HTTP/1.1\r\nHost: localhost\r\n\r\n',
+    ]);
+    expect(answer.status, JSON.stringify(answer).slice(0, 200)).toBe(413);
+    expect(headerOf(answer, 'connection')).toBe('close');
+    expect(answer.text.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+    const viaFetch = await app.fetch(
+      new Request('http://localhost/echo', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(2 * MiB) },
+        body: 'x',
+      }),
+    );
+    expect([viaFetch.status, viaFetch.headers.get('connection')]).toEqual([413, 'close']);
+  });
+
+  it('an upload far over the limit is not waited for; one that stalls gets its 413 after 2 s', async () => {
+    const started = Date.now();
+    const far = await rawExchange(
+      child.port,
+      [head('/echo', 'application/json', 1024 * MiB), Buffer.alloc(64 * 1024)],
+      { keepOpen: true },
+    );
+    expect([far.status, headerOf(far, 'connection')]).toEqual([413, 'close']);
+    expect(Date.now() - started).toBeLessThan(1000);
+    const stalled = await rawExchange(
+      child.port,
+      [head('/echo', 'application/json', 'chunked'), ...chunked(MiB + 1024).slice(0, -1)],
+      { keepOpen: true },
+    );
+    // The router's answer, not the 408 of the server's 3-second request timeout.
+    expect([stalled.status, headerOf(stalled, 'connection')]).toEqual([413, 'close']);
+    expect(Date.now() - started).toBeGreaterThan(2000);
+  });
+
+  it('an exception handler that answers the 413 itself: the connection still closes', async () => {
+    // 10 MiB is more than the router drains: the rest stays unread, and the connection closes.
+    const answer = await rawExchange(
+      child.port,
+      [head('/seen/echo', 'application/json', 'chunked'), ...chunked(10 * MiB)],
+      { keepOpen: true },
+    );
+    expect(answer.text).toContain('{"recorded":413}');
+    expect(headerOf(answer, 'connection')).toBe('close');
+  });
+
+  it('multipart: over 10 MiB, over 20 files or over 1,000 fields', async () => {
+    const type = 'multipart/form-data; boundary=XX';
+    const part = (name: string, file = false) =>
+      `--XX\r\nContent-Disposition: form-data; name="${name}"${file ? '; filename="a.txt"' : ''}\r\n\r\nx\r\n`;
+    const files = Array.from({ length: 21 }, (_, i) => part(`f${i}`, true)).join('') + '--XX--\r\n';
+    const fields = Array.from({ length: 1001 }, (_, i) => part(`v${i}`)).join('') + '--XX--\r\n';
+    const init = (body: string) => ({ headers: { 'content-type': type }, body });
+    expect((await send(both, 'POST', '/echo', init(files))).status).toBe(413);
+    expect((await send(both, 'POST', '/echo', init(fields))).status).toBe(413);
+    const big = `--XX\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\n\r\n`;
+    const answer = await rawExchange(child.port, [
+      head('/echo', type, 'chunked') + `${big.length.toString(16)}\r\n${big}\r\n`,
+      ...chunked(11 * MiB),
+    ]);
+    expect([answer.status, headerOf(answer, 'connection')]).toEqual([413, 'close']);
+    const viaFetch = await app.fetch(
+      streamed('/echo', [new TextEncoder().encode(big), new Uint8Array(11 * MiB)], {
+        headers: { 'content-type': type },
+      }),
+    );
+    expect(viaFetch.status).toBe(413);
+    await expectAlive(child);
+  });
+});
