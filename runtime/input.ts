@@ -182,15 +182,25 @@ async function parseMultipart(
     try {
       parser = (busboyLibrary ??= load('busboy') as typeof busboy)({
         headers: { 'content-type': type },
-        limits: { files: 20, fields: FIELD_LIMIT, parts: FIELD_LIMIT + 100 },
+        // Names and values as long as the body allows: busboy would otherwise cut them
+        // (100 bytes, 1 MiB) without a word, and the app would read a value never sent.
+        limits: {
+          files: 20,
+          fields: FIELD_LIMIT,
+          parts: FIELD_LIMIT + 100,
+          fieldNameSize: limit,
+          fieldSize: limit,
+        },
       });
     } catch {
       reject(new HttpException(400, 'Malformed multipart body'));
       return;
     }
-    parser.on('field', (name, value) =>
-      fields.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`),
-    );
+    parser.on('field', (name, value, info) => {
+      if (info.nameTruncated || info.valueTruncated)
+        reject(new HttpException(413, 'Multipart field too large'));
+      fields.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
+    });
     parser.on('file', (name, stream, info) => {
       const chunks: Buffer[] = [];
       // A file cut short errors its own stream, then the parser: unheard, it ends the process.

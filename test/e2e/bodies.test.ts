@@ -24,6 +24,7 @@ import { Log } from './app/Components/Controller/Log.js';
 Course.get('/', () => 'home');
 Course.post('/echo', () => ({ fields: Object.keys(input().post).length, files: Object.keys(input().file).length }));
 Course.get('/log', [Log, 'show']);
+Course.post('/field', () => Object.entries(input().post).map(([k, v]) => k.length + ':' + String(v).length).join(','));
 Course.group({ prefix: '/seen', exceptionHandler: 'Handlers\\\\Recorder' }, () => {
   Course.post('/echo', () => 'read');
 });
@@ -254,6 +255,13 @@ describe('a body over its limit: the client receives the 413, then the connectio
     );
     expect(answer.text).toContain('{"recorded":413}');
     expect(headerOf(answer, 'connection')).toBe('close');
+  });
+
+  it('regression: a multipart field of 2 MiB and a name of 300 bytes arrive whole', async () => {
+    const name = 'n'.repeat(300);
+    const body = `--XX\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${'v'.repeat(2 * MiB)}\r\n--XX--\r\n`;
+    const init = { headers: { 'content-type': 'multipart/form-data; boundary=XX' }, body };
+    expect((await send(both, 'POST', '/field', init)).body).toBe(`300:${2 * MiB}`);
   });
 
   it('multipart: over 10 MiB, over 20 files or over 1,000 fields', async () => {
