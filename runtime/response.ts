@@ -12,9 +12,9 @@ export class CourseResponse {
   /** Whether anything was set through this object (exception handlers use it). */
   written = false;
 
-  /** Sets the status code. */
+  /** Sets the status code: 200–599 (a 1xx is never a final response). */
   httpCode(code: number): this {
-    if (!Number.isInteger(code) || code < 100 || code > 599) {
+    if (!Number.isInteger(code) || code < 200 || code > 599) {
       throw new RangeError(`course: invalid HTTP status ${String(code)}`);
     }
     this.status = code;

@@ -13,6 +13,7 @@ Course.group({ exceptionHandler: 'Handlers\\\\Caught' }, () => {
   Course.get('/caught', () => { response().header('x-test', value()); return 'set'; });
 });
 Course.get('/fail', () => { throw new HttpException(503, 'db password is hunter2'); });
+Course.get('/informational', () => response().httpCode(101));
 Course.get('/teapot', () => { throw new HttpException(418, 'short and stout'); });
 Course.get('/boom/{x}', (x: string) => { throw new Error('bad ' + x); }).where('x', '[^/]+');
 Course.get('/file/{name}', (name: string) => 'file:' + name).name('file').where('name', '[^/]+');
@@ -89,6 +90,10 @@ describe('errors and logs', () => {
     expect(await get('/teapot')).toMatchObject({ status: 418, body: 'short and stout' });
     expect((await get('/fail', debug)).body).toBe('db password is hunter2');
     vi.restoreAllMocks();
+  });
+
+  it('regression: a 1xx status, which no final response can carry, is a 500 in both adapters', async () => {
+    expect(await send(served, 'GET', '/informational')).toMatchObject({ status: 500 });
   });
 
   it('a path with %0a or an escape sequence cannot forge a log line', async () => {
