@@ -1,9 +1,9 @@
-import { createRequire } from 'node:module';
 import type busboy from 'busboy';
 import type qs from 'qs';
 import { requireContext } from './context.js';
 import { HttpException } from './errors.js';
 import type { CourseRequest } from './request.js';
+import { vendored } from './vendor.js';
 
 /** A file of a multipart form, held in memory. */
 export interface UploadedFile {
@@ -45,8 +45,7 @@ const QS_OPTIONS: qs.IParseOptions = {
 };
 
 // The parsers are loaded when a request first needs one: importing `course-router` (every
-// server start, every `course` command) does not pay for qs, its dependencies and busboy.
-const load = createRequire(import.meta.url);
+// server start, every `course` command) does not pay for qs and busboy.
 let qsLibrary: typeof qs | undefined;
 let busboyLibrary: typeof busboy | undefined;
 
@@ -59,7 +58,7 @@ function parseFields(text: string): Record<string, unknown> {
   for (let at = text.indexOf('&'); at !== -1; at = text.indexOf('&', at + 1)) {
     if (++fields > FIELD_LIMIT) throw new HttpException(413, `More than ${FIELD_LIMIT} fields`);
   }
-  return (qsLibrary ??= load('qs') as typeof qs).parse(text, QS_OPTIONS);
+  return (qsLibrary ??= vendored<typeof qs>('qs')).parse(text, QS_OPTIONS);
 }
 
 /**
@@ -180,7 +179,7 @@ async function parseMultipart(
   await new Promise<void>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = (busboyLibrary ??= load('busboy') as typeof busboy)({
+      parser = (busboyLibrary ??= vendored<typeof busboy>('busboy'))({
         headers: { 'content-type': type },
         // Names and values as long as the body allows: busboy would otherwise cut them
         // (100 bytes, 1 MiB) without a word, and the app would read a value never sent.

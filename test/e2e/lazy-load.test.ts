@@ -11,7 +11,7 @@ import { ROOT, type CliResult } from '../_utils.js';
 
 const PACKAGE = JSON.parse(readFileSync(path.join(ROOT, 'runtime/package.json'), 'utf8')) as {
   version: string;
-  dependencies: Record<string, string>;
+  dependencies?: Record<string, string>;
   peerDependencies: Record<string, string>;
 };
 const PEERS = Object.keys(PACKAGE.peerDependencies);
@@ -57,7 +57,7 @@ function installedApp(name: string, extra: string[] = []): string {
   const pkg = path.join(dir, 'node_modules/course-router');
   mkdirSync(pkg, { recursive: true });
   execFileSync('tar', ['-xzf', tarball, '-C', pkg, '--strip-components=1']);
-  for (const dep of [...Object.keys(PACKAGE.dependencies), ...extra])
+  for (const dep of [...Object.keys(PACKAGE.dependencies ?? {}), ...extra])
     symlinkSync(path.join(ROOT, 'node_modules', dep), path.join(dir, 'node_modules', dep), 'dir');
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module', private: true }));
   writeFileSync(path.join(dir, 'hooks.mjs'), HOOKS);
