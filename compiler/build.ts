@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type ResolvedConfig } from './config.js';
-import { contextReader } from './context-use.js';
 import { emitModule } from './emit/index.js';
 import { expandRoutes } from './expand.js';
 import { BuildError, Diagnostics, RouteDefinitionError } from './errors.js';
@@ -80,7 +79,6 @@ export async function compile(
   const app = resolveApp(drafts, handlerGroups, loaded.recording, config, index, diagnostics);
   validateShadowing(app.routes, config.root, diagnostics);
   if (diagnostics.errors.length > 0) throw new BuildError(diagnostics.errors, config.root);
-  app.contextReader = contextUse(app, loaded.files, config, index);
   const chunks = emitModule(app, {
     outFile: config.outFile,
     hash: hashInputs(config, loaded.files),
@@ -90,35 +88,6 @@ export async function compile(
 }
 
 // --- internal ---
-
-/** Where the app may read the request context (`CompiledApp.contextReader`). */
-function contextUse(
-  app: CompiledApp,
-  routeFiles: readonly string[],
-  config: ResolvedConfig,
-  index: SourceIndex,
-): string | undefined {
-  // The router a boot manager is given builds URLs of domain routes for the request's host.
-  const boot = app.bootManagers[0];
-  if (boot && app.routes.some((route) => route.domain !== undefined))
-    return `boot manager ${boot.label}: its router's url() compares hosts with the request's`;
-  return contextReader(appModules(app, routeFiles), config.root, config.outFile, index);
-}
-
-/** The modules a server runs for the app: route files, and every class its routes name. */
-function appModules(app: CompiledApp, routeFiles: readonly string[]): string[] {
-  const files = new Set(routeFiles);
-  const add = (ref: { class: { file: string } } | undefined) => ref && files.add(ref.class.file);
-  for (const route of app.routes) {
-    if (route.handler.kind === 'method') files.add(route.handler.class.file);
-    route.middleware.forEach(add);
-    route.handlers.forEach(add);
-  }
-  for (const group of app.handlerGroups) group.handlers.forEach(add);
-  app.bootManagers.forEach(add);
-  add(app.csrfVerifier);
-  return [...files];
-}
 
 function hashInputs(config: ResolvedConfig, files: readonly string[]): string {
   const hash = createHash('sha256');

@@ -41,7 +41,6 @@ export function resolveApp(
     closures: [],
     imports: [],
     constants: [],
-    contextReader: undefined,
   };
   const references = new ReferenceCache(config, index, diagnostics);
   const leftOut = new LeftOutRoutes();

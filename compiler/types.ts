@@ -129,9 +129,4 @@ export interface CompiledApp {
   closures: HoistedClosure[];
   imports: CodeImport[];
   constants: HoistedConstant[];
-  /**
-   * Where the app may read the request context (`file:line:col: what`); `undefined` when no
-   * module it runs can, and requests are served without `AsyncLocalStorage`.
-   */
-  contextReader: string | undefined;
 }

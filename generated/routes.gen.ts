@@ -465,7 +465,6 @@ const table = defineRoutes({
   names,
   hosts,
   usesHost: true,
-  usesContext: true,
   handlersFor: (path: string, host: string) => handlersOf($handlerGroups, path, host),
   bootManagers: [],
   csrfVerifier: $c10,

@@ -3,7 +3,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createFetchHandler, type FetchInfo } from './adapters/fetch.js';
 import { createNodeHandler } from './adapters/node.js';
 import type { StartOptions } from './dispatch.js';
-import { serveWithoutContext } from './context.js';
 import { checkOptions } from './options.js';
 import type { RouteTable } from './types.js';
 import { activeTable } from './url.js';
@@ -28,7 +27,6 @@ export function startApp(table: RouteTable | undefined, options: StartOptions = 
       'course: Course.start() needs the generated table (import generated/routes.gen.ts)',
     );
   }
-  if (routes.usesContext === false) serveWithoutContext();
   const handler = createNodeHandler(routes, options);
   return {
     table: routes,

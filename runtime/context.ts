@@ -57,23 +57,6 @@ export function currentContext(): RequestContext | undefined {
 /** The context of the request being served; throws outside one. */
 export function requireContext(helper: string): RequestContext {
   const context = storage.getStore();
-  if (!context)
-    throw new Error(
-      `course: ${helper}() is only available while a request is served${
-        servingWithout ? WITHOUT : ''
-      }`,
-    );
+  if (!context) throw new Error(`course: ${helper}() is only available while a request is served`);
   return context;
 }
-
-/** Notes that a table whose build found no reader of the context is being served. */
-export function serveWithoutContext(): void {
-  servingWithout = true;
-}
-
-// --- internal ---
-
-let servingWithout = false;
-const WITHOUT =
-  ': the build found no module of this app calling a request helper, so requests are served ' +
-  'without one (see "The request context" in the README)';

@@ -39,8 +39,6 @@ export function dispatch(
   const response = new CourseResponse();
   if (options.bodyLimit !== undefined) request.bodyLimit = options.bodyLimit;
   const context: RequestContext = { table, options, request, response };
-  // Keeping a context through `await`s costs every async operation of the process a hook.
-  if (table.usesContext === false) return serve(context);
   return storage.run(context, serve, context);
 }
 

@@ -84,11 +84,6 @@ export interface RouteTable {
   readonly hosts?: Readonly<Record<string, readonly UrlPart[]>>;
   /** Whether any route depends on the host. */
   readonly usesHost?: boolean;
-  /**
-   * `false` when the build found no module of the app that reads the request context
-   * (`request()`, `input()`, …): requests are then served without `AsyncLocalStorage`.
-   */
-  readonly usesContext?: boolean;
   /** Exception handlers of the groups whose prefix and domain match, for unmatched requests. */
   readonly handlersFor?: (path: string, host: string) => readonly Instantiable<HandlerInstance>[];
   readonly bootManagers?: readonly Instantiable<{ boot(router: never, request: never): unknown }>[];

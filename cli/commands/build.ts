@@ -38,8 +38,6 @@ export async function runBuild(options: BuildCommandOptions, out: Output): Promi
         written: result.written,
         routes: result.app.routes.length,
         files: result.files.length,
-        // Where the app may read the request context, or false: served without it.
-        requestContext: result.app.contextReader ?? false,
         milliseconds: Math.round(result.milliseconds),
         warnings: result.warnings.map((w) => located(w, result.config.root)),
       }),

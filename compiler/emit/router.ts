@@ -29,7 +29,6 @@ export function emitRouter(app: CompiledApp, context: EmitContext): Chunk[] {
     'names',
     'hosts',
     `usesHost: ${app.routes.some((r) => r.domain !== undefined)}`,
-    `usesContext: ${app.contextReader !== undefined}`,
     `handlersFor: (path: string, host: string) => handlersOf($handlerGroups, path, host)`,
     `bootManagers: [${app.bootManagers.map((b) => context.classLocal(b.class)).join(', ')}]`,
     `csrfVerifier: ${app.csrfVerifier ? context.classLocal(app.csrfVerifier.class) : 'undefined'}`,

@@ -54,21 +54,8 @@ describe('course build', () => {
       ok: true,
       routes: 1,
       files: 1,
-      requestContext: false,
       warnings: [],
     });
-    writeFile(dir, 'routes.ts', `${ROUTES}import { request } from 'course-router';\n`);
-    const reading = JSON.parse((await runCli(['build', '--root', dir, '--json'])).stdout);
-    expect(reading.requestContext).toBe('routes.ts:3:1: imports request from course-router');
-    // A boot manager's router builds URLs of domain routes for the request's host.
-    writeFile(dir, 'app/Boot/Plain.ts', 'export class Plain {\n  boot() {}\n}\n');
-    writeFile(
-      dir,
-      'routes.ts',
-      `${ROUTES}Course.addBootManager('Boot\\\\Plain');\nCourse.group({ domain: 'a.test' }, () => Course.get('/a', () => 'a'));\n`,
-    );
-    const booted = JSON.parse((await runCli(['build', '--root', dir, '--json'])).stdout);
-    expect(booted.requestContext).toMatch(/^boot manager .*Plain: its router's url\(\)/);
   });
 
   it('honours course.config.ts (routes file and output path)', async () => {

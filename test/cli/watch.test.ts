@@ -82,22 +82,4 @@ describe('course watch', () => {
     await until(() => count(stdout, 'wrote') > before, 'the recovery');
     expect(generated()).toContain("'fixed'");
   });
-
-  it('turns the request context on when a module a controller imports starts calling a helper, and off again', async () => {
-    writeFile(dir, 'lib/greet.ts', `export const greet = () => 'hi';\n`);
-    writeFile(
-      dir,
-      'app/Components/Controller/Pages.ts',
-      "import { greet } from '../../../lib/greet.js';\nexport class Pages {\n  show() { return greet(); }\n}\n",
-    );
-    await until(() => generated().includes('usesContext: false'), 'no reader');
-    writeFile(
-      dir,
-      'lib/greet.ts',
-      `import { input } from 'course-router';\nexport const greet = () => String(input('name'));\n`,
-    );
-    await until(() => generated().includes('usesContext: true'), 'the helper');
-    writeFile(dir, 'lib/greet.ts', `export const greet = () => 'hi';\n`);
-    await until(() => generated().includes('usesContext: false'), 'the helper gone');
-  });
 });
