@@ -56,6 +56,7 @@ export const CONTEXT_FREE: ReadonlySet<string> = new Set([
   'wordEnd',
   'charRun',
   'runEnd',
+  'within',
   'parseTree',
   'segmentHash',
 ]);

@@ -64,4 +64,5 @@ export {
 } from './matcher.js';
 export type { DynamicRoute, HandlerGroup, RouteTest, SegmentProgram } from './matcher.js';
 export { parseTree, segmentHash } from './tree.js';
+export { within } from './bound.js';
 export type { MatchTree } from './tree.js';
