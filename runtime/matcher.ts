@@ -183,8 +183,11 @@ export type RouteTest = readonly [
   bound: RegexBound,
 ];
 
-/** `[host fixed, host parameters, path fixed, path parameters]`, or `0` when no such regex runs. */
-export type RegexBound = readonly [number, number, number, number] | 0;
+/**
+ * `[host fixed, host parameters, path fixed, path parameters, path head]` (the head: the literal
+ * every path the path regex matches starts with), or `0` when no such regex runs.
+ */
+export type RegexBound = readonly [number, number, number, number, string] | 0;
 
 /**
  * Finds the first route matching among the dynamic ones of a large app: down the tree one path
@@ -280,7 +283,11 @@ export function testPath(
     if (found === undefined) return undefined;
     values = found;
   } else {
-    if (bound !== 0 && !within(path, bound[2], bound[3])) return undefined;
+    if (bound !== 0) {
+      const head = bound[4];
+      if (path.slice(0, head.length) !== head || !within(path, bound[2], bound[3]))
+        return undefined;
+    }
     const m = (pathTest as RegExp).exec(path);
     if (m === null) return undefined;
     const url = test[4];

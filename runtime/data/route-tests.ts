@@ -66,7 +66,7 @@ type StoredTest = [
   urlParams: number,
   captures: number,
   /** What bounds the host and path a regex of the test reads (`RegexBound`); absent: `0`. */
-  bound?: [number, number, number, number],
+  bound?: [number, number, number, number, string],
 ];
 /** URL templates by name, in an object with no prototype. */
 export function templates(json: string): Readonly<Record<string, readonly UrlPart[]>> {
