@@ -12,7 +12,10 @@ import { delimited } from './regex.js';
 export function withoutCase(source: string): string {
   let out = cache.get(source);
   if (out === undefined) {
-    const ast = regexpTree.parse(`/${delimited(source)}/u`);
+    // regexp-tree reads a character outside the BMP as two surrogates, even with `u`: written as
+    // an escape, it is one character.
+    const escaped = source.replace(/[\u{10000}-\u{10FFFF}]/gu, (c) => code(c.codePointAt(0)!));
+    const ast = regexpTree.parse(`/${delimited(escaped)}/u`);
     ast.body = rewrite(ast.body as unknown as Node | null) as unknown as typeof ast.body;
     cache.set(source, (out = regexpTree.generate(ast.body)));
   }

@@ -49,6 +49,14 @@ describe('a parameter that is a run of one ASCII class', () => {
       expect(asciiRun(source, 'u'), source).toBeUndefined();
   });
 
+  it('with i and u, takes both cases, unless the class then folds in U+017F or U+212A', () => {
+    expect(asciiRun('[a-f0-9]+', 'iu')).toBe('0123456789ABCDEFabcdef');
+    expect(asciiRun('[0-9]+', 'iu')).toBe('0123456789');
+    for (const source of ['\\w+', '[a-z]+', '[k]+', '[s-]+'])
+      expect(asciiRun(source, 'iu'), source).toBeUndefined();
+    expect(asciiRun('[a-z]+', 'u')).toBe('abcdefghijklmnopqrstuvwxyz');
+  });
+
   it('is read to its end in generated code, by a table built once, and never decoded', () => {
     const code = readFileSync(path.join(apps[0]!.dir, 'generated/routes.gen.ts'), 'utf8');
     expect(code).toContain("const $u0 = charRun('0123456789');");
