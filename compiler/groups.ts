@@ -14,6 +14,12 @@ import type { DomainSpec, PatternToken } from './types.js';
 /** A domain `{param}` matches one DNS label unless constrained. */
 const DOMAIN_PARAM_REGEX = '[^.]+';
 
+/**
+ * The flags of a host regex (`DomainSpec.regex`): hosts compare case-insensitively, and
+ * parameter regexes have Unicode semantics.
+ */
+export const HOST_FLAGS = 'iu';
+
 /** Where a class value sits in the source: an attribute list of the call, or an argument. */
 export interface ValueSite {
   loc: SourceLocation;

@@ -7,6 +7,7 @@ import type {
   Recording,
   RegexLike,
   RouteDefinition,
+  SourceLocation,
 } from 'course-router';
 import type { ResolvedConfig } from './config.js';
 import { trimNamespace } from './config.js';
@@ -22,6 +23,7 @@ import {
 import { translateMatch } from './match-regex.js';
 import { joinUrl, parsePattern, patternRegex } from './pattern.js';
 import { embedRegex } from './regex.js';
+import { runningRegexes, type RunningRegex } from './regex-gate.js';
 import { regexSafety } from './regex-safety.js';
 import type { DomainSpec, MatchSpec, ParamSpec, PatternToken } from './types.js';
 
@@ -50,7 +52,7 @@ export interface RouteDraft {
 /** A group with exception handlers, for requests no route matches. */
 export interface HandlerGroupDraft {
   prefix: string;
-  domain: string | undefined;
+  domain: DomainSpec | undefined;
   handlers: SitedReference[];
 }
 
@@ -85,7 +87,7 @@ export function normalizeHandlerGroups(
     if (prefix === undefined || domain === null) continue;
     out.push({
       prefix,
-      domain: domain?.regex,
+      domain,
       handlers: groupReferences([group], 'exceptionHandler'),
       depth: chain.length,
       id: group.id,
@@ -115,6 +117,7 @@ function normalizeRoute(
   }
   const tokens = parsed.tokens;
   const params: ParamSpec[] = [];
+  const paramLocs = new Map<string, SourceLocation>();
   for (const token of tokens) {
     if (token.kind !== 'param') continue;
     const chosen = paramRegex(token.name, def, groups);
@@ -129,26 +132,28 @@ function normalizeRoute(
       return undefined;
     }
     token.regex = embedded.source;
-    params.push({ name: token.name, optional: token.optional, regex: embedded.source });
-    if (!safeRegex(def, embedded.source, '', `parameter "${token.name}"`, chosen.loc, diagnostics))
-      return undefined;
+    if (embedded.caseless) token.caseless = true;
+    const { name, optional, regex, caseless } = token;
+    params.push({ name, optional, regex, ...(caseless ? { caseless } : {}) });
+    paramLocs.set(token.name, chosen.loc);
   }
   const domain = domainOf(groups, diagnostics);
   const match = matchOf(def, diagnostics);
   if (domain === null || match === null) return undefined;
   const regex = patternRegex(tokens);
-  // Parameters side by side, or one that can match its neighbours' text, can backtrack
-  // together even when each is safe alone; `\w+` parameters between literals cannot.
-  const risky =
-    params.length > 1 &&
-    (params.some((p) => p.regex !== DEFAULT_PARAM_REGEX) || adjacentParams(tokens));
-  if (risky && !safeRegex(def, regex, '', `the URL ${JSON.stringify(url)}`, def.loc, diagnostics))
-    return undefined;
-  if (
-    match &&
-    !safeRegex(def, match.source, match.flags, 'setMatch()', def.match!.loc, diagnostics)
-  )
-    return undefined;
+  const domainWhere = domain?.params.map((p) => whereFor(p.name, groups)).find((w) => w);
+  const running = runningRegexes({
+    url,
+    tokens,
+    regex,
+    match,
+    domain,
+    loc: def.loc,
+    paramLoc: (name) => paramLocs.get(name)!,
+    domainLoc: domainWhere?.loc ?? def.loc,
+    matchLoc: def.match?.loc,
+  });
+  if (!running.every((r) => safeRegex(def, r, diagnostics))) return undefined;
   for (const param of domain?.params ?? []) {
     if (params.some((p) => p.name === param.name)) {
       diagnostics.error(
@@ -178,29 +183,20 @@ function normalizeRoute(
   };
 }
 
-function adjacentParams(tokens: readonly PatternToken[]): boolean {
-  return tokens.some(
-    (t, i) => t.kind === 'param' && t.separator === '' && tokens[i - 1]?.kind === 'param',
-  );
-}
-
-/** Refuses a regex open to catastrophic backtracking, unless the route allows it. */
-function safeRegex(
-  def: RouteDefinition,
-  source: string,
-  flags: string,
-  what: string,
-  loc: RouteDefinition['loc'],
-  diagnostics: Diagnostics,
-): boolean {
+/**
+ * Refuses a regex, in the form the matcher runs it, that the checker does not prove safe from
+ * catastrophic backtracking, unless the route allows it (`allowUnsafeRegex()`).
+ */
+function safeRegex(def: RouteDefinition, regex: RunningRegex, diagnostics: Diagnostics): boolean {
   if (def.allowUnsafeRegex || def.settings.unsafeRegex) return true;
-  const verdict = regexSafety(source, flags);
+  const verdict = regexSafety(regex.source, regex.flags);
   if (verdict.safe) return true;
+  const example = verdict.attack ? ` (e.g. on ${JSON.stringify(verdict.attack.slice(0, 40))})` : '';
   diagnostics.error(
     'E_REGEX_UNSAFE',
-    `${what}: the regex /${source}/ can take ${verdict.complexity} time to fail${verdict.attack ? ` (e.g. on ${JSON.stringify(verdict.attack.slice(0, 40))})` : ''}`,
-    loc,
-    'rewrite it without nested or overlapping repetition, or call .allowUnsafeRegex() if its input is bounded',
+    `${regex.what}: the regex /${regex.source}/${regex.flags}, as the matcher runs it, ${verdict.reason}${example}`,
+    regex.loc,
+    'rewrite it without nested or overlapping repetition, or call .allowUnsafeRegex() on the route if its input is bounded',
   );
   return false;
 }

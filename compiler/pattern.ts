@@ -1,3 +1,4 @@
+import { withoutCase } from './caseless.js';
 import { escapeRegex } from './regex.js';
 import type { PatternToken } from './types.js';
 
@@ -71,14 +72,21 @@ export function parsePattern(url: string): ParsedPattern {
   return { ok: true, tokens };
 }
 
-/** The anchored regex of a pattern over the normalised request path. */
+/** The flags of a route regex (`patternRegex`): parameter regexes have Unicode semantics. */
+export const ROUTE_FLAGS = 'u';
+
+/**
+ * The anchored regex of a pattern over the normalised request path, run with `ROUTE_FLAGS`: a
+ * parameter given with `i` is rewritten case-insensitive in itself (`withoutCase`), so that the
+ * literals and the other parameters stay case-sensitive.
+ */
 export function patternRegex(tokens: readonly PatternToken[]): string {
   let body = '';
   for (const token of tokens) {
     if (token.kind === 'literal') {
       body += escapeRegex(token.text);
     } else {
-      const part = `${escapeRegex(token.separator)}(${token.regex})`;
+      const part = `${escapeRegex(token.separator)}(${token.caseless ? withoutCase(token.regex) : token.regex})`;
       body += token.optional ? `(?:${part})?` : part;
     }
   }

@@ -1,3 +1,4 @@
+import { ROUTE_FLAGS } from './pattern.js';
 import type { RouteRecord } from './types.js';
 
 /** A matched route and its parameter values, decided at build time for a static path. */
@@ -70,7 +71,9 @@ export function isStaticPath(route: RouteRecord): boolean {
 
 /** The regex that decides whether the route's path matches. */
 export function pathRegex(route: RouteRecord): RegExp {
-  return route.match ? new RegExp(route.match.source, route.match.flags) : new RegExp(route.regex);
+  return route.match
+    ? new RegExp(route.match.source, route.match.flags)
+    : new RegExp(route.regex, ROUTE_FLAGS);
 }
 
 /** The literal text every path the route matches starts with (`/user/{id}` → `/user`). */
@@ -120,7 +123,7 @@ function resolveVerbs(
 
 /** Parameter values of a route at a static path: URL parameters, then `setMatch` captures. */
 function paramsAt(route: RouteRecord, regex: RegExp, path: string): (string | undefined)[] {
-  const url = new RegExp(route.regex).exec(path);
+  const url = new RegExp(route.regex, ROUTE_FLAGS).exec(path);
   const values = route.params.map((_, k) => url?.[k + 1]);
   if (route.match) {
     const m = regex.exec(path)!;

@@ -1,28 +1,53 @@
 import { createRequire } from 'node:module';
 
-/** The verdict on a regex: safe, or how its matching time can explode and an input that shows it. */
+/**
+ * The verdict on a regex: safe, or why not (`reason`: how its matching time can explode, or
+ * that the checker could not decide) and an input that shows it.
+ */
 export type RegexSafety =
-  { safe: true } | { safe: false; complexity: string; attack: string | undefined };
+  { safe: true } | { safe: false; reason: string; attack: string | undefined };
 
-// A single quantified character class, escape or dot can only backtrack linearly.
-const TRIVIAL = /^(?:\[(?:\\.|[^\]\\])+\]|\\[wdsWDS]|\.|[\w-])[+*?]?$/;
+/**
+ * A single character class, class escape, property escape, dot or character, repeated or not:
+ * anchored or not, it can only backtrack linearly.
+ */
+export const TRIVIAL =
+  /^(?:\[(?:\\.|[^\]\\])+\]|\\[wdsWDS]|\\[pP]\{[\w=]+\}|\.|[\w-])(?:[+*?]|\{\d+(?:,\d*)?\})?$/;
+
+/** How long the checker may think about one regex; past it, the regex is refused. */
+const TIMEOUT_MS = 2_000;
+
 const cache = new Map<string, RegexSafety>();
 
 /**
- * Checks a regex for catastrophic backtracking (ReDoS: path-to-regexp CVE-2024-45296,
- * find-my-way CVE-2024-45813) with recheck; exponential and polynomial ones are unsafe.
- * Trivial regexes skip the checker; verdicts are cached for the process.
+ * Checks a regex, exactly as it runs (the caller gives its running form and flags), for
+ * catastrophic backtracking (ReDoS: path-to-regexp CVE-2024-45296, find-my-way CVE-2024-45813)
+ * with recheck. Only a regex the checker proves safe passes: exponential and polynomial ones
+ * are refused, and so is one it cannot decide (a timeout, an unsupported feature). Trivial
+ * regexes skip the checker; verdicts are cached for the process.
  */
 export function regexSafety(source: string, flags = ''): RegexSafety {
   if (TRIVIAL.test(source)) return { safe: true };
   const key = `${flags}/${source}`;
   let verdict = cache.get(key);
   if (!verdict) {
-    const result = checker().checkSync(source, flags.replace(/[gy]/g, ''), { timeout: 2_000 });
+    const result = checker().checkSync(source, flags.replace(/[dgy]/g, ''), {
+      timeout: TIMEOUT_MS,
+    });
     verdict =
-      result.status === 'vulnerable'
-        ? { safe: false, complexity: describe(result.complexity), attack: result.attack?.pattern }
-        : { safe: true };
+      result.status === 'safe'
+        ? { safe: true }
+        : result.status === 'vulnerable'
+          ? {
+              safe: false,
+              reason: `can take ${describe(result.complexity)} time to fail`,
+              attack: result.attack.pattern,
+            }
+          : {
+              safe: false,
+              reason: `could not be proven safe from catastrophic backtracking (the checker ${result.error.kind === 'timeout' ? `gave up after ${TIMEOUT_MS / 1000} s` : `answered ${result.error.kind}`})`,
+              attack: undefined,
+            };
     cache.set(key, verdict);
   }
   return verdict;

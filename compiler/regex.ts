@@ -2,27 +2,46 @@ import regexpTree from 'regexp-tree';
 import type { AstRegExp } from 'regexp-tree/ast';
 import type { RegexLike } from 'course-router';
 
-/** A user regex made safe to embed in a route regex, or why it cannot be. */
+/**
+ * A user regex made safe to embed in a route regex, or why it cannot be. `caseless`: it was
+ * given with the `i` flag; it runs with `iu`, and `u` otherwise (CONTRACT 5.1).
+ */
 export type EmbeddedRegex =
-  { ok: true; source: string } | { ok: false; reason: string; hint: string };
+  { ok: true; source: string; caseless: boolean } | { ok: false; reason: string; hint: string };
+
+/** The flags a parameter regex runs with: Unicode semantics always, `i` when it was given. */
+export function paramFlags(param: { caseless?: boolean }): string {
+  return param.caseless ? 'iu' : 'u';
+}
 
 /**
  * Prepares a parameter regex (`where`, `defaultParameterRegex`) for embedding in a route
- * regex: parsed with regexp-tree, capture groups made non-capturing (parameters are delivered
- * by position, so a user group must not shift them), edge anchors removed.
+ * regex: checked valid under the `u` flag it runs with, parsed with regexp-tree, capture groups
+ * made non-capturing (parameters are delivered by position, so a user group must not shift
+ * them), edge anchors removed. A RegExp may carry `u` and `i`, no other flag.
  */
 export function embedRegex(regex: RegexLike): EmbeddedRegex {
   const source = typeof regex === 'string' ? regex : regex.source;
-  if (typeof regex !== 'string' && regex.flags.replace(/[gy]/g, '') !== '') {
+  const other = typeof regex === 'string' ? '' : regex.flags.replace(/[iu]/g, '');
+  if (other !== '') {
     return {
       ok: false,
-      reason: `the regex ${String(regex)} has flags, which a parameter regex cannot carry`,
-      hint: 'write the case variants into the regex itself, e.g. [a-zA-Z]+',
+      reason: `the regex ${String(regex)} has the flag${other.length > 1 ? 's' : ''} "${other}", which a parameter regex cannot carry`,
+      hint: 'a parameter regex may carry u and i only; it always matches the whole value',
+    };
+  }
+  try {
+    new RegExp(source, 'u');
+  } catch (error) {
+    return {
+      ok: false,
+      reason: `the regex ${JSON.stringify(source)} is not valid with the u flag: ${firstLine(error)}`,
+      hint: 'parameter regexes have Unicode semantics: escape only syntax characters (\\- only inside [...], never \\_), e.g. [0-9]+',
     };
   }
   let ast: AstRegExp;
   try {
-    ast = regexpTree.parse(`/${source.replace(/\//g, '\\/')}/`);
+    ast = regexpTree.parse(`/${delimited(source)}/u`);
   } catch (error) {
     return {
       ok: false,
@@ -58,7 +77,7 @@ export function embedRegex(regex: RegexLike): EmbeddedRegex {
   stripEdgeAnchors(ast);
   const generated = regexpTree.generate(ast.body);
   try {
-    new RegExp(generated);
+    new RegExp(generated, 'u');
   } catch (error) {
     return {
       ok: false,
@@ -66,12 +85,21 @@ export function embedRegex(regex: RegexLike): EmbeddedRegex {
       hint: '',
     };
   }
-  return { ok: true, source: generated };
+  return {
+    ok: true,
+    source: generated,
+    caseless: typeof regex !== 'string' && regex.flags.includes('i'),
+  };
 }
 
 /** Escapes `text` for a literal match inside a regex. */
 export function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/** `source` with each `/` not already escaped written `\\/`, to stand between delimiters. */
+export function delimited(source: string): string {
+  return source.replace(/\\[^]|\//g, (m) => (m === '/' ? '\\/' : m));
 }
 
 // --- internal ---

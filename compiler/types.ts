@@ -31,7 +31,7 @@ export interface DomainSpec {
   pattern: string;
   tokens: PatternToken[];
   params: ParamSpec[];
-  /** Anchored, case-insensitive regex over the host (lower-case, no port). */
+  /** Anchored regex over the host (lower-case, no port), run with `iu` (`HOST_FLAGS`). */
   regex: string;
 }
 
@@ -46,20 +46,30 @@ export interface MatchSpec {
 export interface HandlerGroup {
   /** Anchored regex of the group's prefix (followed by `/` or the end). */
   prefix: string;
-  domain: string | undefined;
+  domain: DomainSpec | undefined;
   handlers: ClassRefResolved[];
 }
 
 /** One piece of a URL pattern. */
 export type PatternToken =
   | { kind: 'literal'; text: string }
-  | { kind: 'param'; name: string; optional: boolean; separator: string; regex: string };
+  | {
+      kind: 'param';
+      name: string;
+      optional: boolean;
+      separator: string;
+      regex: string;
+      /** The regex was given with `i`: it runs with `iu`, and `u` otherwise. */
+      caseless?: boolean;
+    };
 
 /** A parameter that reaches the callback, in delivery order. */
 export interface ParamSpec {
   name: string;
   optional: boolean;
   regex: string;
+  /** The regex was given with `i`: it runs with `iu`, and `u` otherwise. */
+  caseless?: boolean;
 }
 
 /**
@@ -74,7 +84,7 @@ export interface RouteRecord {
   url: string;
   tokens: PatternToken[];
   params: ParamSpec[];
-  /** Anchored regex source over the normalised path. */
+  /** Anchored regex source over the normalised path, run with `u` (`ROUTE_FLAGS`). */
   regex: string;
   name: string | undefined;
   handler: HandlerRef;

@@ -1,3 +1,4 @@
+import { bounded, longSegment, TOO_LONG } from './bound.js';
 import { storage, type RequestContext, type StartOptions } from './context.js';
 import {
   HttpException,
@@ -60,10 +61,17 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function serve(context: RequestContext): Outcome | Promise<Outcome> {
   const { table, options, request } = context;
-  if (badHost(request.getHeader('host'), request.target))
+  const host = request.getHeader('host');
+  if (badHost(host, request.target))
     return statusResponse(new HttpException(400, 'Bad Host header'), options, request);
   // Boot managers and `_method` may change the path or the verb: the route is found after them.
-  if (table.bootManagers?.length || request.method === 'POST') {
+  // A target or host over the parameter limit is normalised before any regex reads it (`find`).
+  if (
+    table.bootManagers?.length ||
+    request.method === 'POST' ||
+    request.target.length > paramLimit(options) ||
+    (host !== undefined && host.length > paramLimit(options))
+  ) {
     const path = normalizePath(request.target);
     if (path === undefined) return statusResponse(new HttpException(400), options, request);
     request.path = path;
@@ -117,9 +125,11 @@ function route(
 ): Outcome | Promise<Outcome> {
   const { table, options, request, response } = context;
   const hit =
-    target !== undefined ? target.hit : table.match(request.method, request.path, hostOf(context));
+    target !== undefined
+      ? target.hit
+      : find(context, (m, path, host) => table.match(m, path, host));
   if (hit === undefined) {
-    const allowed = table.allowed(request.path, hostOf(context));
+    const allowed = find(context, (_, path, host) => table.allowed(path, host));
     if (allowed.length === 0 && table.errorRedirect !== undefined) {
       return response.redirect(table.errorRedirect, 302);
     }
@@ -128,7 +138,7 @@ function route(
       : new MethodNotAllowedHttpException(allowed);
   }
   request.loaded = hit;
-  const longest = options.maxParamLength ?? MAX_PARAM_LENGTH;
+  const longest = paramLimit(options);
   for (const value of hit.params)
     if (value !== undefined && value.length > longest) throw new HttpException(414);
   if (
@@ -138,6 +148,31 @@ function route(
   )
     return guarded(context, hit, depth);
   return finish(context, hit.route.call(hit.params), depth);
+}
+
+function paramLimit(options: StartOptions): number {
+  return options.maxParamLength ?? MAX_PARAM_LENGTH;
+}
+
+/**
+ * `look(method, path, host)` for the request, with no parameter regex reading more than the
+ * parameter limit: a path and host within it cannot give one more; for a longer one, a segment
+ * over the limit is a 414 before any route is looked for, and a regex that reads several
+ * segments (or the host) runs only within its bound, or the request is a 414 (`bounded`).
+ */
+function find<T>(
+  context: RequestContext,
+  look: (method: string, path: string, host: string) => T,
+): T {
+  const { options, request } = context;
+  const { method, path } = request;
+  const host = hostOf(context);
+  const longest = paramLimit(options);
+  if (path.length <= longest && host.length <= longest) return look(method, path, host);
+  if (longSegment(path, longest)) throw new HttpException(414);
+  const found = bounded(longest, () => look(method, path, host));
+  if (found === TOO_LONG) throw new HttpException(414);
+  return found;
 }
 
 /** The body, CSRF check and middleware of a matched request, then its callback. */
@@ -218,9 +253,11 @@ function takeRewriteUrl(request: CourseRequest): void {
 async function fail(error: unknown, context: RequestContext, depth: number): Promise<Outcome> {
   const { table, options, request, response } = context;
   const host = hostOf(context);
-  const handlers = request.loaded
+  // A host regex runs within its bound here too; past it, the group is not the request's.
+  const found = request.loaded
     ? request.loaded.route.handlers
-    : (table.handlersFor?.(request.path, host) ?? []);
+    : bounded(paramLimit(options), () => table.handlersFor?.(request.path, host) ?? []);
+  const handlers = found === TOO_LONG ? [] : found;
   for (const Handler of handlers) {
     try {
       const result: unknown = await new Handler().handleError(request as never, error as never);

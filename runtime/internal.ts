@@ -22,6 +22,7 @@ export {
 } from './matcher.js';
 export type { DynamicRoute, HandlerGroup, RouteTest, SegmentProgram } from './matcher.js';
 export { parseTree, segmentHash, SKIP_LIMIT } from './tree.js';
+export { within } from './bound.js';
 export type { MatchTree } from './tree.js';
 export { beginRecording, endRecording } from './dsl/recorder.js';
 export { toList } from './dsl/register.js';

@@ -2,17 +2,22 @@
  * Small pieces the generated matcher shares, kept here so the generated module stays data
  * and straight-line code.
  */
+import { within } from './bound.js';
 import { decodeParam } from './path.js';
 import type { RouteList } from './data/routes.js';
 import type { Rows } from './data/rows.js';
 import { loadTree, segmentEnds, SKIP_LIMIT, walkTo, type MatchTree } from './tree.js';
 import type { HandlerInstance, Instantiable, MatchHit, Params } from './types.js';
 
-/** A group with exception handlers: its prefix regex, host, and handlers. */
+/**
+ * A group with exception handlers: its prefix regex, host, handlers, and for a host regex its
+ * literal characters and parameters (`within`).
+ */
 export type HandlerGroup = readonly [
   prefix: RegExp,
   host: RegExp | string | undefined,
   handlers: readonly Instantiable<HandlerInstance>[],
+  hostBound?: readonly [fixed: number, params: number],
 ];
 
 /** The handlers of the groups (innermost first) whose prefix and host match. */
@@ -22,16 +27,22 @@ export function handlersOf(
   host: string,
 ): Instantiable<HandlerInstance>[] {
   const out: Instantiable<HandlerInstance>[] = [];
-  for (const [prefix, domain, handlers] of groups) {
-    if (hostMatches(domain, host) && prefix.test(path)) out.push(...handlers);
+  for (const [prefix, domain, handlers, bound] of groups) {
+    if (hostMatches(domain, host, bound) && prefix.test(path)) out.push(...handlers);
   }
   return out;
 }
 
 // --- internal ---
 
-function hostMatches(domain: RegExp | string | undefined, host: string): boolean {
-  return domain === undefined || (typeof domain === 'string' ? domain === host : domain.test(host));
+function hostMatches(
+  domain: RegExp | string | undefined,
+  host: string,
+  bound: readonly [number, number] | undefined,
+): boolean {
+  if (domain === undefined) return true;
+  if (typeof domain === 'string') return domain === host;
+  return (bound === undefined || within(host, bound[0], bound[1])) && domain.test(host);
 }
 
 /**
@@ -157,8 +168,9 @@ export function runEnd(text: string, start: number, set: Uint8Array): number {
 /**
  * A route as `testPath` reads it (one the generated code does not test inline): its index,
  * verbs (`0`: every verb), host (`0`: any), path test (a segment program, or an anchored regex
- * whose groups are the URL parameters, or a `setMatch` regex), and for `setMatch` routes the
- * URL regex and the counts of both kinds.
+ * whose groups are the URL parameters, or a `setMatch` regex), for `setMatch` routes the URL
+ * regex, the counts of both kinds, and when a regex reads the whole host or path, what bounds
+ * the string it may run on (`within`): literal characters and parameters of each.
  */
 export type RouteTest = readonly [
   route: number,
@@ -168,7 +180,14 @@ export type RouteTest = readonly [
   url: RegExp | 0,
   urlParams: number,
   captures: number,
+  bound: RegexBound,
 ];
+
+/**
+ * `[host fixed, host parameters, path fixed, path parameters, path head]` (the head: the literal
+ * every path the path regex matches starts with), or `0` when no such regex runs.
+ */
+export type RegexBound = readonly [number, number, number, number, string] | 0;
 
 /**
  * Finds the first route matching among the dynamic ones of a large app: down the tree one path
@@ -246,10 +265,12 @@ export function testPath(
 ): Params | undefined {
   let domain: string[] | undefined;
   const hostTest = test[2];
+  const bound = test[7];
   if (hostTest !== 0) {
     if (typeof hostTest === 'string') {
       if (hostTest !== host) return undefined;
     } else {
+      if (bound !== 0 && !within(host, bound[0], bound[1])) return undefined;
       const m = hostTest.exec(host);
       if (m === null) return undefined;
       domain = m.slice(1);
@@ -262,6 +283,11 @@ export function testPath(
     if (found === undefined) return undefined;
     values = found;
   } else {
+    if (bound !== 0) {
+      const head = bound[4];
+      if (path.slice(0, head.length) !== head || !within(path, bound[2], bound[3]))
+        return undefined;
+    }
     const m = (pathTest as RegExp).exec(path);
     if (m === null) return undefined;
     const url = test[4];

@@ -32,6 +32,24 @@ export function fits(text: string): boolean {
   return text.split('\n').every((line) => line.length <= WIDTH);
 }
 
+/** A regex literal for `source`: `/` and line terminators escaped, validated. */
+export function regexLiteral(source: string, flags = ''): string {
+  new RegExp(source, flags);
+  let out = '';
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i]!;
+    if (ch === '\\') {
+      out += ch + (source[i + 1] ?? '');
+      i++;
+    } else if (ch === '/') out += '\\/';
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\u2028' || ch === '\u2029') out += `\\u${ch.charCodeAt(0).toString(16)}`;
+    else out += ch;
+  }
+  return `/${out}/${flags}`;
+}
+
 // --- internal ---
 
 function count(text: string, ch: string): number {

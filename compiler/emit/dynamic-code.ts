@@ -1,7 +1,10 @@
+import { HOST_FLAGS } from '../groups.js';
+import { ROUTE_FLAGS } from '../pattern.js';
 import { accepts } from '../plan.js';
 import type { RouteRecord } from '../types.js';
 import { Interned } from './_intern.js';
-import { str } from './_print.js';
+import { regexLiteral, str } from './_print.js';
+import { pathBound, regexBound } from './bounds.js';
 import { normalWithNormalRest } from './normal-only.js';
 import type { RegexConstant } from './path-code.js';
 import { codeSteps, segmentSteps, splitHead, type SegmentStep } from './segments.js';
@@ -75,18 +78,21 @@ export function emitDynamic(
 
 /**
  * A route whose shape needs its regex (a parameter matching `/`, or several in one segment):
- * its leading literal compared first, then one `exec`, whose groups are its parameters.
+ * its leading literal compared first, then one `exec` (on a path within its bound, `within`),
+ * whose groups are its parameters.
  */
 function emitRegexFunction(name: string, route: RouteRecord, regex: RegexConstant): string {
   const head = route.tokens[0]?.kind === 'literal' ? route.tokens[0].text : '';
-  const groups = (new RegExp(`${route.regex}|`).exec('')?.length ?? 1) - 1;
+  const groups = (new RegExp(`${route.regex}|`, ROUTE_FLAGS).exec('')?.length ?? 1) - 1;
   const values = Array.from({ length: groups }, (_, i) => `decodeParam(m[${i + 1}])`);
+  const [fixed, params] = pathBound(route);
   return [
     `function ${name}(path: string): Params | undefined {`,
     ...(head === ''
       ? []
       : [`  if (path.slice(0, ${head.length}) !== ${str(head)}) return undefined;`]),
-    `  const m = ${regex(route.regex)}.exec(path);`,
+    `  if (!within(path, ${fixed}, ${params})) return undefined;`,
+    `  const m = ${regex(regexLiteral(route.regex, ROUTE_FLAGS))}.exec(path);`,
     '  if (m === null) return undefined;',
     `  return [${values.join(', ')}];`,
     '}',
@@ -123,7 +129,7 @@ function emitRouteTest(
   const host = !route.domain
     ? 0
     : route.domain.params.length
-      ? regex(route.domain.regex, 'i')
+      ? regex(route.domain.regex, HOST_FLAGS)
       : route.domain.pattern;
   const simple = segmentSteps(route);
   const split = simple && splitHead(simple);
@@ -132,14 +138,24 @@ function emitRouteTest(
       ? step.text
       : step.run !== undefined
         ? [step.optional ? 1 : 0, 0, step.run]
-        : [step.optional ? 1 : 0, step.check === undefined ? 0 : regex(step.check)],
+        : [step.optional ? 1 : 0, step.check === undefined ? 0 : regex(step.check, step.flags)],
   );
   const path = route.match
     ? regex(route.match.source, route.match.flags)
-    : (program ?? regex(route.regex));
-  const url = route.match && route.params.length > 0 ? regex(route.regex) : 0;
+    : (program ?? regex(route.regex, ROUTE_FLAGS));
+  const url = route.match && route.params.length > 0 ? regex(route.regex, ROUTE_FLAGS) : 0;
+  const bound = regexBound(route, program === undefined);
   return [
-    [route.index, verbs, host, path, url, route.params.length, route.match?.captures ?? 0],
+    [
+      route.index,
+      verbs,
+      host,
+      path,
+      url,
+      route.params.length,
+      route.match?.captures ?? 0,
+      ...(bound === 0 ? [] : [bound]),
+    ],
     split?.pieces ?? 0,
   ];
 }

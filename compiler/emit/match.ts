@@ -31,7 +31,7 @@ export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): 
   // Code per node and per route is fastest while it stays hot; an app with many routes spreads
   // its requests over too many functions for V8 to optimise them, and one shared walker wins.
   const inline = tested.length <= INLINE_MAX;
-  // Regexes of the generated code, hoisted to module constants `$r<position>`.
+  // Regexes of the generated code (as literals), hoisted to module constants `$r<position>`.
   const codeRegexes = new Interned<string>();
   // The character tables of parameters that are runs of one class, `$u<position>`.
   const runs = new Interned<string>();
@@ -64,7 +64,7 @@ return index === null || index === undefined ? index : $hit(index);`;
     code(`const $tests = testList(${str(dynamic.tests[0])}, ${str(dynamic.tests[1])});`),
     printed(
       [
-        ...codeRegexes.values.map((source, k) => `const $r${k} = ${regexLiteral(source)};`),
+        ...codeRegexes.values.map((literal, k) => `const $r${k} = ${literal};`),
         ...runs.values.map((members, k) => `const $u${k} = charRun(${str(members)});`),
       ].join('\n'),
     ),
@@ -105,23 +105,6 @@ const INLINE_MAX = 64;
 
 /** Above this many static paths, a table replaces the decision tree. */
 const STATIC_TREE_MAX = 128;
-
-/** A regex literal for `source`: `/` and line breaks escaped, validated. */
-export function regexLiteral(source: string, flags = ''): string {
-  new RegExp(source, flags);
-  let out = '';
-  for (let i = 0; i < source.length; i++) {
-    const ch = source[i]!;
-    if (ch === '\\') {
-      out += ch + (source[i + 1] ?? '');
-      i++;
-    } else if (ch === '/') out += '\\/';
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else out += ch;
-  }
-  return `/${out}/${flags}`;
-}
 
 // --- internal ---
 

@@ -182,6 +182,7 @@ function leadingParam(attempt: Attempt):
   | {
       pending: string;
       check: string | undefined;
+      flags: string;
       run: string | undefined;
       length: number;
       at: string;
@@ -194,8 +195,8 @@ function leadingParam(attempt: Attempt):
     const step = steps[k]!;
     if (step.kind === 'literal') pending += step.text;
     else if (step.kind === 'param' && !step.optional) {
-      const { check, run } = step;
-      return { pending, check, run, length: k + 1, at: print(attempt.at) };
+      const { check, flags, run } = step;
+      return { pending, check, flags, run, length: k + 1, at: print(attempt.at) };
     } else return undefined;
   }
   return undefined;
@@ -205,7 +206,13 @@ function sameParam(
   a: NonNullable<ReturnType<typeof leadingParam>>,
   b: ReturnType<typeof leadingParam>,
 ): boolean {
-  return b !== undefined && a.pending === b.pending && a.check === b.check && a.at === b.at;
+  return (
+    b !== undefined &&
+    a.pending === b.pending &&
+    a.check === b.check &&
+    a.flags === b.flags &&
+    a.at === b.at
+  );
 }
 
 function verbTest(verbs: readonly string[]): string {

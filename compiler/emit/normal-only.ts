@@ -1,4 +1,5 @@
 import { normalizePath } from 'course-router/internal';
+import { paramFlags } from '../regex.js';
 import type { PatternToken, RouteRecord } from '../types.js';
 import { classUnit, segmentSteps } from './segments.js';
 
@@ -15,7 +16,7 @@ import { classUnit, segmentSteps } from './segments.js';
 export function matchesNormalOnly(route: RouteRecord): boolean {
   if (segmentSteps(route) === undefined) return false;
   const params = route.tokens.filter((t) => t.kind === 'param');
-  if (!params.every((t) => safeValues(t.regex))) return false;
+  if (!params.every((t) => safeValues(t.regex, paramFlags(t)))) return false;
   // Optional parameters come last (segment by segment): each may end the path.
   const optional = params.filter((t) => t.optional);
   for (let present = 0; present <= optional.length; present++) {
@@ -35,7 +36,7 @@ export function normalWithNormalRest(route: RouteRecord): boolean {
   if (last?.kind !== 'param') return false;
   return matchesNormalOnly({
     ...route,
-    tokens: [...route.tokens.slice(0, -1), { ...last, regex: '\\w+' }],
+    tokens: [...route.tokens.slice(0, -1), { ...last, regex: '\\w+', caseless: false }],
   });
 }
 
@@ -44,9 +45,12 @@ export function normalWithNormalRest(route: RouteRecord): boolean {
 // What normalising reads in a path: a parameter that can hold none of these leaves it alone.
 const READ_BY_NORMALISING = ['/', '?', '%', '\\', '.'];
 
-/** Whether every value of the parameter regex `source` is free of what normalising reads. */
-function safeValues(source: string): boolean {
-  const unit = classUnit(source);
+/**
+ * Whether every value of the parameter regex `source`, run with `flags`, is free of what
+ * normalising reads.
+ */
+function safeValues(source: string, flags: string): boolean {
+  const unit = classUnit(source, flags);
   return unit !== undefined && !READ_BY_NORMALISING.some((c) => unit.test(c));
 }
 

@@ -1,4 +1,4 @@
-import { str } from './_print.js';
+import { regexLiteral, str } from './_print.js';
 import type { SegmentStep } from './segments.js';
 
 /** A position in the path while a program is printed: `variable + offset`, or a constant. */
@@ -13,13 +13,14 @@ export interface CodeContext {
   fail: string;
   /** A new variable name, unique in the function (`e` + a number). */
   name: (kind: string) => string;
-  /** The module constant holding a regex. */
+  /** The module constant holding a regex (given as a literal, `regexLiteral`). */
   regex: RegexConstant;
 }
 
 /**
- * The module constant holding the regex `text`; with `run`, the one holding the table of the
- * characters `text` (runtime `charRun`), for a parameter that is a run of one ASCII class.
+ * The module constant holding the regex literal `text` (`regexLiteral`); with `run`, the one
+ * holding the table of the characters `text` (runtime `charRun`), for a parameter that is a run
+ * of one ASCII class.
  */
 export type RegexConstant = (text: string, run?: boolean) => string;
 
@@ -58,7 +59,7 @@ export function pathLines(
       const from = print(plus(at, pending.length + 1));
       // Any rest but an empty one (when `.+`) and one with a line break; its escapes decoded.
       const taken = [
-        `if (${step.empty ? '' : `${value} === '' || `}${regex(LINE_BREAK)}.test(${value})) ${fail}`,
+        `if (${step.empty ? '' : `${value} === '' || `}${regex(regexLiteral(LINE_BREAK))}.test(${value})) ${fail}`,
         succeed([...found, `decodeParam(${value})`]),
       ];
       lines.push(
@@ -73,7 +74,7 @@ export function pathLines(
       return [
         ...lines,
         `const ${first} = path.charCodeAt(${from});`,
-        `if (${value} === '' || ${first} === 46 || ${first} === 47 || ${regex(NOT_NORMAL)}.test(${value})) {`,
+        `if (${value} === '' || ${first} === 46 || ${first} === 47 || ${regex(regexLiteral(NOT_NORMAL))}.test(${value})) {`,
         ...taken.map((line) => `  ${line}`),
         '}',
         succeed([...found, value], true),
@@ -105,7 +106,7 @@ export function pathLines(
               `  ${end} = path.indexOf('/', ${begin});`,
               `  if (${end} === -1) ${end} = path.length;`,
               `  ${value} = path.slice(${begin}, ${end});`,
-              `  if (${value} === '' || !${regex(step.check)}.test(${value})) ${fail}`,
+              `  if (${value} === '' || !${regex(regexLiteral(step.check, step.flags))}.test(${value})) ${fail}`,
             ]),
         `}`,
       );
@@ -140,7 +141,7 @@ export function pathLines(
  * it wants.
  */
 export function paramLines(
-  { check, run }: { check: string | undefined; run: string | undefined },
+  { check, flags, run }: { check: string | undefined; flags: string; run: string | undefined },
   pending: string,
   at: Position,
   context: CodeContext,
@@ -170,7 +171,7 @@ export function paramLines(
     ],
     checks: [
       `const ${value} = path.slice(${start}, ${end});`,
-      `if (${value} === '' || !${regex(check)}.test(${value})) ${fail}`,
+      `if (${value} === '' || !${regex(regexLiteral(check, flags))}.test(${value})) ${fail}`,
     ],
     value: `decodeParam(${value})`,
     end: { variable: end, offset: 0 },

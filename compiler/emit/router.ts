@@ -1,8 +1,9 @@
 import type { CompiledApp } from '../types.js';
 import { code, type Chunk } from './_chunk.js';
 import type { EmitContext } from './_context.js';
-import { str } from './_print.js';
-import { regexLiteral } from './match.js';
+import { HOST_FLAGS } from '../groups.js';
+import { regexLiteral, str } from './_print.js';
+import { hostBound } from './bounds.js';
 
 /**
  * Router-wide parts: exception-handler groups for unmatched requests, boot managers, the CSRF
@@ -10,8 +11,10 @@ import { regexLiteral } from './match.js';
  */
 export function emitRouter(app: CompiledApp, context: EmitContext): Chunk[] {
   const groups = app.handlerGroups.map((g) => {
-    const host = g.domain === undefined ? 'undefined' : regexLiteral(g.domain, 'i');
-    return `[${regexLiteral(g.prefix)}, ${host}, [${g.handlers.map((h) => context.classLocal(h.class)).join(', ')}]]`;
+    const handlers = `[${g.handlers.map((h) => context.classLocal(h.class)).join(', ')}]`;
+    if (g.domain === undefined) return `[${regexLiteral(g.prefix)}, undefined, ${handlers}]`;
+    const host = regexLiteral(g.domain.regex, HOST_FLAGS);
+    return `[${regexLiteral(g.prefix)}, ${host}, ${handlers}, ${JSON.stringify(hostBound(g.domain.tokens))}]`;
   });
   const callbacks = new Map<string, string>();
   for (const route of app.routes) {

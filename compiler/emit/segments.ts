@@ -1,3 +1,4 @@
+import { paramFlags } from '../regex.js';
 import type { PatternToken, RouteRecord } from '../types.js';
 
 const DEFAULT_REGEX = '\\w+';
@@ -9,9 +10,15 @@ export type SegmentStep =
    * `check`: the anchored regex source, `undefined` for the default `\w+`. `run`: when the
    * regex is a run of one class of ASCII characters without `/` and `%` (`[0-9]+`,
    * `[a-z0-9-]+`), the characters of that class, by which the value is read to its end
-   * (runtime `runEnd`), never tested by the regex nor decoded.
+   * (runtime `runEnd`), never tested by the regex nor decoded. `flags`: those `check` runs with.
    */
-  | { kind: 'param'; optional: boolean; check: string | undefined; run: string | undefined }
+  | {
+      kind: 'param';
+      optional: boolean;
+      check: string | undefined;
+      flags: string;
+      run: string | undefined;
+    }
   /**
    * A last parameter written `.*` or `.+`: the rest of the path after a `/`. `normal`: the
    * path is normal when the rest is (runtime `MatchHit.normal`).
@@ -29,18 +36,23 @@ export type SimpleStep = Exclude<SegmentStep, { kind: 'rest' }>;
  * whole segment after a `/`, none able to match `/`, optional ones only at the end): cheaper
  * than a regex, allocating only the values. `undefined` when the regex is needed.
  */
-export function segmentSteps(route: RouteRecord): SimpleStep[] | undefined {
+export function segmentSteps(route: {
+  tokens: readonly PatternToken[];
+  match: RouteRecord['match'];
+}): SimpleStep[] | undefined {
   if (route.match || !isSimple(route.tokens)) return undefined;
-  return route.tokens.map((token) =>
-    token.kind === 'literal'
-      ? { kind: 'literal', text: token.text }
-      : {
-          kind: 'param',
-          optional: token.optional,
-          check: token.regex === DEFAULT_REGEX ? undefined : `^(?:${token.regex})$`,
-          run: token.regex === DEFAULT_REGEX ? undefined : asciiRun(token.regex),
-        },
-  );
+  return route.tokens.map((token) => {
+    if (token.kind === 'literal') return { kind: 'literal', text: token.text };
+    const flags = paramFlags(token);
+    const word = token.regex === DEFAULT_REGEX && !token.caseless;
+    return {
+      kind: 'param',
+      optional: token.optional,
+      check: word ? undefined : `^(?:${token.regex})$`,
+      flags,
+      run: word ? undefined : asciiRun(token.regex, flags),
+    };
+  });
 }
 
 /**
@@ -91,7 +103,7 @@ function isSimple(tokens: readonly PatternToken[]): boolean {
       if (k > 0 && !token.text.startsWith('/')) return false;
       continue;
     }
-    if (token.separator !== '/' || !segmentOnly(token.regex)) return false;
+    if (token.separator !== '/' || !segmentOnly(token.regex, paramFlags(token))) return false;
     if (token.optional) sawOptional = true;
     else if (sawOptional) return false;
   }
@@ -102,35 +114,40 @@ function isSimple(tokens: readonly PatternToken[]): boolean {
  * A conservative test that a regex cannot match `/`: no dot, no negated or broad class; or one
  * class (`[^/]+`) that does not take `/`.
  */
-function segmentOnly(regex: string): boolean {
+function segmentOnly(regex: string, flags: string): boolean {
   if (!/[./]|\\[SWDsbB]|\[\^|\\u|\\x|\\p/i.test(regex.replace(/\\[dw]/g, ''))) return true;
-  return classUnit(regex)?.test('/') === false;
+  return classUnit(regex, flags)?.test('/') === false;
 }
 
 /**
  * When the parameter regex `source` is one class (`\\w`, `\\d`, `[…]`, `[^…]`), repeated or not:
- * the regex of one character of its values.
+ * the regex of one character of its values, with the `flags` the parameter runs with.
  */
-export function classUnit(source: string): RegExp | undefined {
+export function classUnit(source: string, flags: string): RegExp | undefined {
   const match = ONE_CLASS.exec(source);
-  return match === null ? undefined : new RegExp(`^${match[1]}$`);
+  return match === null ? undefined : new RegExp(`^${match[1]}$`, flags);
 }
 
 const ONE_CLASS = /^(\\[dw]|\[(?:\\.|[^\]\\])+\])(?:[+*?]|\{\d+(?:,\d*)?\})?$/;
 
 /**
- * The characters of the class when the parameter regex `source` is one class repeated (`+`, or
- * `*`: a segment is never empty) whose characters are all ASCII, none of them `/` or `%`:
- * `\d+` gives `0123456789`. A negated class, a class escape other than `\d` and `\w`, or a
- * character written as a code (`\u…`, `\x…`) may take others, and is left to the regex.
+ * The characters of the class when the parameter regex `source`, run with `flags`, is one class
+ * repeated (`+`, or `*`: a segment is never empty) whose characters are all ASCII, none of them
+ * `/` or `%`: `\d+` gives `0123456789`. A negated class, a class escape other than `\d` and
+ * `\w`, or a character written as a code (`\u…`, `\x…`) may take others, and is left to the
+ * regex. So is a class that `i` with `u` extends past ASCII (`\w`, `[a-z]`, `[k]` take U+017F or
+ * U+212A, which fold to `s` and `k`).
  */
-export function asciiRun(source: string): string | undefined {
+export function asciiRun(source: string, flags: string): string | undefined {
   if (!/[+*]$/.test(source) || /\\[^dw\-.\\^$|()[\]{}?*+/]|\[\^|[^\x20-\x7e]/.test(source))
     return undefined;
-  const unit = classUnit(source);
+  const unit = classUnit(source, flags);
   if (unit === undefined || unit.test('/') || unit.test('%')) return undefined;
   let members = '';
   for (let c = 0; c < 128; c++)
     if (unit.test(String.fromCharCode(c))) members += String.fromCharCode(c);
+  if (flags.includes('i')) {
+    for (let c = 128; c <= 0x10ffff; c++) if (unit.test(String.fromCodePoint(c))) return undefined;
+  }
   return members;
 }

@@ -18,7 +18,7 @@ export function testList(json: string, rows: string): Rows<RouteTest> {
   return new Rows(
     rows,
     data.count,
-    ([route, verbs, host, path, url, urlParams, captures]: StoredTest): RouteTest => [
+    ([route, verbs, host, path, url, urlParams, captures, bound]: StoredTest): RouteTest => [
       route,
       verbs === 0 ? 0 : data.verbs[verbs - 1]!,
       typeof host === 'number' && host !== 0 ? regex(host) : host,
@@ -36,6 +36,7 @@ export function testList(json: string, rows: string): Rows<RouteTest> {
       url === 0 ? 0 : regex(url),
       urlParams,
       captures,
+      bound ?? 0,
     ],
   );
 }
@@ -64,6 +65,8 @@ type StoredTest = [
   url: number,
   urlParams: number,
   captures: number,
+  /** What bounds the host and path a regex of the test reads (`RegexBound`); absent: `0`. */
+  bound?: [number, number, number, number, string],
 ];
 /** URL templates by name, in an object with no prototype. */
 export function templates(json: string): Readonly<Record<string, readonly UrlPart[]>> {

@@ -30,9 +30,9 @@ afterAll(() => apps.forEach(({ dir }) => removeApp(dir)));
 describe('a parameter that is a run of one ASCII class', () => {
   it('is one class, repeated, of ASCII characters other than / and %', () => {
     for (const source of ['[0-9]+', '\\d+', '[a-z0-9-]+', '[A-Za-z_]*', '[a-z\\-.]+'])
-      expect(asciiRun(source), source).toBeDefined();
-    expect(asciiRun('\\d+')).toBe('0123456789');
-    expect(asciiRun('[a-c-]+')).toBe('-abc');
+      expect(asciiRun(source, 'u'), source).toBeDefined();
+    expect(asciiRun('\\d+', 'u')).toBe('0123456789');
+    expect(asciiRun('[a-c-]+', 'u')).toBe('-abc');
     for (const source of [
       '[^/]+',
       '[0-9]{2}',
@@ -46,7 +46,15 @@ describe('a parameter that is a run of one ASCII class', () => {
       '[0-9]+|x',
       '(?:[0-9])+',
     ])
-      expect(asciiRun(source), source).toBeUndefined();
+      expect(asciiRun(source, 'u'), source).toBeUndefined();
+  });
+
+  it('with i and u, takes both cases, unless the class then folds in U+017F or U+212A', () => {
+    expect(asciiRun('[a-f0-9]+', 'iu')).toBe('0123456789ABCDEFabcdef');
+    expect(asciiRun('[0-9]+', 'iu')).toBe('0123456789');
+    for (const source of ['\\w+', '[a-z]+', '[k]+', '[s-]+'])
+      expect(asciiRun(source, 'iu'), source).toBeUndefined();
+    expect(asciiRun('[a-z]+', 'u')).toBe('abcdefghijklmnopqrstuvwxyz');
   });
 
   it('is read to its end in generated code, by a table built once, and never decoded', () => {

@@ -63,13 +63,24 @@ describe('patternRegex', () => {
 
 describe('embedRegex', () => {
   it('makes groups non-capturing and drops edge anchors', () => {
-    expect(embedRegex('^(a|b)+$')).toEqual({ ok: true, source: '(?:a|b)+' });
-    expect(embedRegex(/(?<n>x)/)).toEqual({ ok: true, source: '(?:x)' });
+    expect(embedRegex('^(a|b)+$')).toEqual({ ok: true, source: '(?:a|b)+', caseless: false });
+    expect(embedRegex(/(?<n>x)/)).toEqual({ ok: true, source: '(?:x)', caseless: false });
   });
 
-  it('refuses invalid regexes, flags and backreferences', () => {
+  it('takes u and i on a RegExp; refuses other flags, saying which', () => {
+    expect(embedRegex(/a/iu)).toEqual({ ok: true, source: 'a', caseless: true });
+    expect(embedRegex(/\p{L}+/u)).toEqual({ ok: true, source: '\\p{L}+', caseless: false });
+    expect(embedRegex(/a/gs)).toMatchObject({ ok: false, reason: expect.stringContaining('"gs"') });
+    expect(embedRegex(/a/y)).toMatchObject({ ok: false, reason: expect.stringContaining('"y"') });
+  });
+
+  it('refuses invalid regexes, strings invalid under u (naming them) and backreferences', () => {
     expect(embedRegex('[0-9')).toMatchObject({ ok: false });
-    expect(embedRegex(/a/i)).toMatchObject({ ok: false });
+    for (const source of ['[a-z', '\\-', '\\_', 'a{'])
+      expect(embedRegex(source)).toMatchObject({
+        ok: false,
+        reason: expect.stringContaining(`${JSON.stringify(source)} is not valid with the u flag`),
+      });
     expect(embedRegex('(a)\\1')).toMatchObject({ ok: false });
   });
 });

@@ -87,7 +87,34 @@ describe('build errors name file:line:col and what to do', () => {
     const stderr = await failingBuild(
       `Course.get('/{id}', 'Shop@show')\n  .where('id', '[0-9');\n`,
     );
-    expect(stderr).toMatch(/routes\.ts:3:4: error E_REGEX: parameter "id": invalid regex "\[0-9"/);
+    expect(stderr).toMatch(
+      /routes\.ts:3:4: error E_REGEX: parameter "id": the regex "\[0-9" is not valid with the u flag/,
+    );
+  });
+
+  it('E_REGEX: a string not valid under the u flag is named; a RegExp flag other than u and i too', async () => {
+    const stderr = await failingBuild(
+      [
+        `Course.get('/a/{v}', 'Shop@show').where('v', '\\\\-');`,
+        `Course.get('/b/{v}', 'Shop@show').where('v', '\\\\_');`,
+        `Course.get('/c/{v}', 'Shop@show').where('v', /[a-z]+/gi);`,
+        `Course.group({ defaultParameterRegex: /x/s }, () => Course.get('/d/{v}', 'Shop@show'));`,
+        '',
+      ].join('\n'),
+    );
+    expect(stderr).toContain(
+      'routes.ts:2:35: error E_REGEX: parameter "v": the regex "\\\\-" is not valid with the u flag',
+    );
+    expect(stderr).toContain(
+      'routes.ts:3:35: error E_REGEX: parameter "v": the regex "\\\\_" is not valid with the u flag',
+    );
+    expect(stderr).toContain('hint: parameter regexes have Unicode semantics');
+    expect(stderr).toContain(
+      'routes.ts:4:35: error E_REGEX: parameter "v": the regex /[a-z]+/gi has the flag "g"',
+    );
+    expect(stderr).toContain(
+      'routes.ts:5:8: error E_REGEX: parameter "v": the regex /x/s has the flag "s"',
+    );
   });
 
   it('E_PARAM_NAME: a parameter name with a dash', async () => {
