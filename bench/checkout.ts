@@ -38,10 +38,12 @@ export function checkout(root: string): Checkout {
       runtime: path.join(root, 'runtime'),
       compiler: path.join(root, 'compiler/dist/index.js'),
       target: path.join(root, 'runtime/dist/target.js'),
-      compile: () => {
-        tsc('runtime/tsconfig.json');
-        tsc('compiler/tsconfig.json');
-      },
+      // The packages' own builds (the runtime's bundles its libraries after tsc).
+      compile: () =>
+        execFileSync('npm', ['run', 'build', '-w', 'course-router', '-w', 'course-compiler'], {
+          cwd: root,
+          stdio: 'ignore',
+        }),
     };
   }
   return {
