@@ -38,7 +38,7 @@ async function side(name: string, code: Checkout, routes: BenchRoute[]): Promise
   const table = await buildTable(routes, `compare-${name}`, code);
   const { resolveTarget } = (await import(
     pathToFileURL(code.target).href
-  )) as typeof import('../runtime/target.js');
+  )) as typeof import('../runtime/http/target.js');
   return { name, lookup: (method, url) => resolveTarget(table, method, url, '')?.hit };
 }
 

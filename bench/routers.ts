@@ -10,7 +10,7 @@ import { addRoute, createRouter, findRoute } from 'rou3';
 import { compileRouter } from 'rou3/compiler';
 import { build } from '../compiler/index.js';
 import { checkout, ROOT, type Checkout } from './checkout.js';
-import { resolveTarget } from '../runtime/target.js';
+import { resolveTarget } from '../runtime/http/target.js';
 import type { RouteTable } from '../runtime/types.js';
 import type { BenchRoute } from './route-sets.js';
 import { benchDir } from './temp.js';

@@ -19,9 +19,9 @@ await build({
 });
 await build({
   ...common,
-  entryPoints: ['bcrypt-worker.js'],
+  entryPoints: ['features/bcrypt-worker.js'],
   format: 'esm',
-  outfile: 'dist/bcrypt-worker.js',
+  outfile: 'dist/features/bcrypt-worker.js',
   allowOverwrite: true,
 });
 

@@ -1,5 +1,5 @@
-import { startApp, type CourseApp } from './app.js';
-import type { StartOptions } from './dispatch.js';
+import { startApp, type CourseApp } from './http/app.js';
+import type { StartOptions } from './http/dispatch.js';
 import * as dsl from './dsl/register.js';
 import type { RouteBuilder } from './dsl/route-builder.js';
 import type {
@@ -9,7 +9,7 @@ import type {
   GroupAttributes,
   RouteSettings,
 } from './dsl/types.js';
-import { request, response } from './helpers.js';
+import { request, response } from './features/helpers.js';
 import type { RouteTable } from './types.js';
 
 const ALL_VERBS = ['*'];

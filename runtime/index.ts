@@ -1,24 +1,28 @@
 export { Course } from './course.js';
-export { url, request, response, spoofing } from './helpers.js';
-export { BaseCsrfVerifier, TokenMismatchException, csrfToken } from './csrf.js';
-export { Controller, passHash, passVerify } from './controller.js';
-export { input } from './input.js';
-export { requestLimit, requestRepeat, clientAddress } from './limits.js';
-export { hashPassword, verifyPassword, passwordInfo } from './password.js';
-export { removeParam, toRoute } from './redirect.js';
-export { MemoryStore } from './store/memory.js';
-export { CourseRequest, LoadedRoute } from './request.js';
-export { CourseResponse } from './response.js';
-export { HttpException, MethodNotAllowedHttpException, NotFoundHttpException } from './errors.js';
+export { url, request, response, spoofing } from './features/helpers.js';
+export { BaseCsrfVerifier, TokenMismatchException, csrfToken } from './features/csrf.js';
+export { Controller, passHash, passVerify } from './features/controller.js';
+export { input } from './features/input.js';
+export { requestLimit, requestRepeat, clientAddress } from './features/limits.js';
+export { hashPassword, verifyPassword, passwordInfo } from './features/password.js';
+export { removeParam, toRoute } from './features/redirect.js';
+export { MemoryStore } from './stores/memory.js';
+export { CourseRequest, LoadedRoute } from './http/request.js';
+export { CourseResponse } from './http/response.js';
+export {
+  HttpException,
+  MethodNotAllowedHttpException,
+  NotFoundHttpException,
+} from './http/errors.js';
 export { RouteBuilder } from './dsl/route-builder.js';
 
-export type { CourseApp } from './app.js';
-export type { FetchInfo } from './adapters/fetch.js';
-export type { InputSource, ParsedBody, UploadedFile } from './input.js';
-export type { PasswordInfo } from './password.js';
-export type { Store } from './store/types.js';
-export type { MemoryStoreOptions } from './store/memory.js';
-export type { BootRouter, StartOptions } from './dispatch.js';
+export type { CourseApp } from './http/app.js';
+export type { FetchInfo } from './http/adapters/fetch.js';
+export type { InputSource, ParsedBody, UploadedFile } from './features/input.js';
+export type { PasswordInfo } from './features/password.js';
+export type { Store } from './stores/types.js';
+export type { MemoryStoreOptions } from './stores/memory.js';
+export type { BootRouter, StartOptions } from './http/dispatch.js';
 export type {
   Middleware,
   ExceptionHandler,
@@ -35,7 +39,7 @@ export type {
   RouteUrlParams,
   UrlParams,
   UrlParamsOf,
-} from './url.js';
+} from './matching/url.js';
 export type {
   MatchHit,
   MiddlewareEntry,

@@ -1,4 +1,4 @@
-import type { CourseRequest } from './request.js';
+import type { CourseRequest } from './http/request.js';
 
 /** Runs before a route's callback; returning a value (a `Response`, a string…) stops the request there. */
 export interface Middleware {

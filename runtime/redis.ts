@@ -3,12 +3,12 @@
  * load its client. Its client, ioredis, is an optional peer dependency: importing this entry
  * without it is an error naming the install, not a module resolution trace.
  */
-import type * as Store from './store/redis.js';
-import { requirePackage } from './require-package.js';
+import type * as Store from './stores/redis.js';
+import { requirePackage } from './packages.js';
 
 requirePackage('ioredis', 'course-router/redis');
-const store = await import('./store/redis.js');
+const store = await import('./stores/redis.js');
 
 export const RedisStore = store.RedisStore;
 export type RedisStore = Store.RedisStore;
-export type { RedisStoreOptions } from './store/redis.js';
+export type { RedisStoreOptions } from './stores/redis.js';

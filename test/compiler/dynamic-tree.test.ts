@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteTable } from 'course-router';
-import { segmentHash } from '../../runtime/tree.js';
+import { segmentHash } from '../../runtime/matching/tree.js';
 import { importTable, removeApp, runCli, writeApp } from '../_utils.js';
 
 // Enough dynamic routes for the shared tree walker rather than code per route.

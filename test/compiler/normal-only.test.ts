@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteTable } from 'course-router';
-import { resolveTarget } from '../../runtime/target.js';
+import { resolveTarget } from '../../runtime/http/target.js';
 import { importTable, removeApp, runCli, writeApp } from '../_utils.js';
 
 let dir: string;

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { chooseOffsets, keyFunction } from '../../compiler/emit/static-key.js';
-import { staticKey, StaticPaths } from '../../runtime/data/statics.js';
-import { segmentHash } from '../../runtime/tree.js';
+import { staticKey, StaticPaths } from '../../runtime/matching/statics.js';
+import { segmentHash } from '../../runtime/matching/tree.js';
 
 /** The generated key function, compiled with what the generated module imports for it. */
 function compiled(offsets: readonly number[]): (path: string) => number {

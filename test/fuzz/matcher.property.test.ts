@@ -3,8 +3,8 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RouteTable } from 'course-router';
-import { normalizePath } from '../../runtime/path.js';
-import { resolveTarget } from '../../runtime/target.js';
+import { normalizePath } from '../../runtime/http/path.js';
+import { resolveTarget } from '../../runtime/http/target.js';
 import { referenceMatch, type RefRoute } from '../_reference.js';
 import { importTable, removeApp, runCli, writeApp } from '../_utils.js';
 

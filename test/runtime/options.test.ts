@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Course, MemoryStore } from '../../runtime/index.js';
-import { checkOptions } from '../../runtime/options.js';
+import { checkOptions } from '../../runtime/http/options.js';
 
 describe('the options of Course.start()', () => {
   it('accepts every documented option, and none', () => {

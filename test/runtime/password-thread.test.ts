@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { hashPassword, verifyPassword } from '../../runtime/password.js';
+import { hashPassword, verifyPassword } from '../../runtime/features/password.js';
 import { ROOT } from '../_utils.js';
 
 describe('passwords hash in worker threads', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashPassword, passwordInfo, verifyPassword } from '../../runtime/password.js';
+import { hashPassword, passwordInfo, verifyPassword } from '../../runtime/features/password.js';
 
 // Made by PHP 8.2's password_hash over hash_hmac('sha256', password, pepper), as the original does.
 const PHP_SECRET = '$2y$10$4OaGf/V5JzIlLIVQzXF7xuG0VGaYkg0PtIz9vahTYxII.r97Ctns2'; // 'secret', pepper ''

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeParam, decodePath, normalizePath, queryOf } from '../../runtime/path.js';
+import { decodeParam, decodePath, normalizePath, queryOf } from '../../runtime/http/path.js';
 
 describe('normalizePath and queryOf', () => {
   it('split off the query and drop trailing slashes, keeping the root', () => {

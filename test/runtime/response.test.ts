@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CourseResponse } from '../../runtime/response.js';
+import { CourseResponse } from '../../runtime/http/response.js';
 
 describe('CourseResponse headers', () => {
   it('keep every name as an own key, prototype names included, and reach no prototype', () => {

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_ENTRIES, MemoryStore } from '../../runtime/store/memory.js';
-import { RedisStore } from '../../runtime/store/redis.js';
-import type { Store } from '../../runtime/store/types.js';
+import { DEFAULT_MAX_ENTRIES, MemoryStore } from '../../runtime/stores/memory.js';
+import { RedisStore } from '../../runtime/stores/redis.js';
+import type { Store } from '../../runtime/stores/types.js';
 import { startRedis, type RedisServer } from '../_redis.js';
 
 let redis: RedisServer;

@@ -9,7 +9,7 @@ import { readFetchBody } from '../body.js';
 import { headerPairs, NULL_BODY_STATUS } from './_common.js';
 import { logError } from '../log.js';
 import { CourseRequest } from '../request.js';
-import type { RouteTable } from '../types.js';
+import type { RouteTable } from '../../types.js';
 
 /** What a Fetch runtime knows about the connection (Bun's `server.requestIP`, Deno's `info.remoteAddr`). */
 export interface FetchInfo {

@@ -1,5 +1,4 @@
-import { charRun, type RouteTest } from '../matcher.js';
-import type { UrlPart } from '../types.js';
+import { charRun, type RouteTest } from './matcher.js';
 import { Rows } from './rows.js';
 
 /**
@@ -68,8 +67,3 @@ type StoredTest = [
   /** What bounds the host and path a regex of the test reads (`RegexBound`); absent: `0`. */
   bound?: [number, number, number, number, string],
 ];
-/** URL templates by name, in an object with no prototype. */
-export function templates(json: string): Readonly<Record<string, readonly UrlPart[]>> {
-  const out = Object.create(null) as Record<string, readonly UrlPart[]>;
-  return Object.assign(out, JSON.parse(json) as Record<string, readonly UrlPart[]>);
-}

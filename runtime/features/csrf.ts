@@ -1,8 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { requireContext } from './context.js';
-import { HttpException } from './errors.js';
-import { crossOrigin, isSecure } from './origin.js';
-import type { CourseRequest } from './request.js';
+import { requireContext } from '../http/context.js';
+import { HttpException } from '../http/errors.js';
+import { crossOrigin, isSecure } from '../http/origin.js';
+import type { CourseRequest } from '../http/request.js';
 
 /** The form field, header and cookies of the CSRF token. */
 export const CSRF_FIELD = 'csrf_token';

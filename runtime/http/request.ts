@@ -1,8 +1,8 @@
 import { DEFAULT_BODY_LIMIT } from './body.js';
 import { hostName } from './host.js';
 import { queryOf } from './path.js';
-import { DEFAULT_MULTIPART_LIMIT, parseBody, type ParsedBody } from './input.js';
-import type { MatchHit, Params, RouteEntry } from './types.js';
+import { DEFAULT_MULTIPART_LIMIT, parseBody, type ParsedBody } from '../features/input.js';
+import type { MatchHit, Params, RouteEntry } from '../types.js';
 
 /** Reads one request header by lower-case name. */
 export type HeaderReader = (name: string) => string | undefined;

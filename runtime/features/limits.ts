@@ -1,7 +1,7 @@
-import { requireContext, type StartOptions } from './context.js';
-import type { CourseRequest } from './request.js';
-import { MemoryStore } from './store/memory.js';
-import type { Store } from './store/types.js';
+import { requireContext, type StartOptions } from '../http/context.js';
+import type { CourseRequest } from '../http/request.js';
+import { MemoryStore } from '../stores/memory.js';
+import type { Store } from '../stores/types.js';
 
 // How long a requestRepeat value is remembered: the original kept it for the session.
 const REPEAT_SECONDS = 24 * 60 * 60;

@@ -12,7 +12,7 @@ import { readNodeBody } from '../body.js';
 import { finalHeaders, NULL_BODY_STATUS } from './_common.js';
 import { logError } from '../log.js';
 import { CourseRequest, type RequestSource } from '../request.js';
-import type { RouteTable } from '../types.js';
+import type { RouteTable } from '../../types.js';
 
 /** A `node:http` request listener serving `table`. */
 export function createNodeHandler(

@@ -1,4 +1,4 @@
-import type { RouteTable } from './types.js';
+import type { RouteTable } from '../types.js';
 import { registerTable } from './url.js';
 
 /** Wraps the generated table: registers it for `url()` and `Course.start()` without a table. */

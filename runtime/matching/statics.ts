@@ -1,7 +1,7 @@
-import { listsVerb } from '../matcher.js';
-import { segmentHash } from '../tree.js';
+import { listsVerb } from './matcher.js';
+import { segmentHash } from './tree.js';
 import type { MatchHit } from '../types.js';
-import type { RouteList } from './routes.js';
+import type { RouteList } from './route-list.js';
 import { Rows } from './rows.js';
 
 type Answer = number | readonly (string | number)[];

@@ -4,8 +4,8 @@ import { createFetchHandler, type FetchInfo } from './adapters/fetch.js';
 import { createNodeHandler } from './adapters/node.js';
 import type { StartOptions } from './dispatch.js';
 import { checkOptions } from './options.js';
-import type { RouteTable } from './types.js';
-import { activeTable } from './url.js';
+import type { RouteTable } from '../types.js';
+import { activeTable } from '../matching/url.js';
 
 /** A running Course application: one table, two adapters. */
 export interface CourseApp {

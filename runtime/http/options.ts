@@ -1,5 +1,5 @@
 import type { StartOptions } from './context.js';
-import { suggestion } from './near.js';
+import { suggestion } from '../dsl/near.js';
 
 /**
  * Throws, naming every problem, when `Course.start()`'s options hold a key Course does not know

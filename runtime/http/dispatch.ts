@@ -1,4 +1,4 @@
-import { bounded, longSegment, TOO_LONG } from './bound.js';
+import { bounded, longSegment, TOO_LONG } from '../matching/bound.js';
 import { storage, type RequestContext, type StartOptions } from './context.js';
 import {
   HttpException,
@@ -13,8 +13,8 @@ import type { CourseRequest } from './request.js';
 import { CourseResponse } from './response.js';
 import { applyResult } from './result.js';
 import { resolveTarget, type ResolvedTarget } from './target.js';
-import type { MatchHit, RouteTable } from './types.js';
-import { buildUrl } from './url.js';
+import type { MatchHit, RouteTable } from '../types.js';
+import { buildUrl } from '../matching/url.js';
 
 export type { StartOptions } from './context.js';
 

@@ -1,9 +1,9 @@
 import type busboy from 'busboy';
 import type qs from 'qs';
-import { requireContext } from './context.js';
-import { HttpException } from './errors.js';
-import type { CourseRequest } from './request.js';
-import { vendored } from './vendor.js';
+import { requireContext } from '../http/context.js';
+import { HttpException } from '../http/errors.js';
+import type { CourseRequest } from '../http/request.js';
+import { vendored } from '../packages.js';
 
 /** A file of a multipart form, held in memory. */
 export interface UploadedFile {

@@ -1,6 +1,6 @@
-import { currentContext } from './context.js';
-import { cleanTarget } from './path.js';
-import type { RouteTable, UrlPart } from './types.js';
+import { currentContext } from '../http/context.js';
+import { cleanTarget } from '../http/path.js';
+import type { RouteTable, UrlPart } from '../types.js';
 
 /**
  * Route names and their parameters. The generated module augments this interface, so
@@ -186,4 +186,10 @@ function appendQuery(path: string, query: Query | undefined): string {
   }
   const text = search.toString();
   return text ? `${path}?${text}` : path;
+}
+
+/** URL templates by name, in an object with no prototype. */
+export function templates(json: string): Readonly<Record<string, readonly UrlPart[]>> {
+  const out = Object.create(null) as Record<string, readonly UrlPart[]>;
+  return Object.assign(out, JSON.parse(json) as Record<string, readonly UrlPart[]>);
 }

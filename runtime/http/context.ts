@@ -1,8 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { CourseRequest } from './request.js';
 import type { CourseResponse } from './response.js';
-import type { Store } from './store/types.js';
-import type { RouteTable } from './types.js';
+import type { Store } from '../stores/types.js';
+import type { RouteTable } from '../types.js';
 
 /** Options of `Course.start()`. */
 export interface StartOptions {

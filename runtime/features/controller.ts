@@ -1,4 +1,4 @@
-import { currentContext } from './context.js';
+import { currentContext } from '../http/context.js';
 import { input, type InputSource } from './input.js';
 import { requestLimit, requestRepeat } from './limits.js';
 import {
@@ -9,7 +9,7 @@ import {
   type PasswordInfo,
 } from './password.js';
 import { removeParam, toRoute } from './redirect.js';
-import type { CourseResponse } from './response.js';
+import type { CourseResponse } from '../http/response.js';
 
 /** Hashes a password (bcrypt `$2y$` over HMAC-SHA256 with the configured pepper). */
 export function passHash(password: string, cost = DEFAULT_COST): Promise<string> {

@@ -1,9 +1,9 @@
-import { requireContext, type StartOptions } from './context.js';
-import { HttpException } from './errors.js';
-import { isSecure } from './origin.js';
-import { cleanTarget } from './path.js';
-import type { CourseRequest } from './request.js';
-import { hasControl, type CourseResponse } from './response.js';
+import { requireContext, type StartOptions } from '../http/context.js';
+import { HttpException } from '../http/errors.js';
+import { isSecure } from '../http/origin.js';
+import { cleanTarget } from '../http/path.js';
+import type { CourseRequest } from '../http/request.js';
+import { hasControl, type CourseResponse } from '../http/response.js';
 
 /**
  * Redirects to `url` (302 unless `code` says otherwise; 3xx only), on this site or on a host

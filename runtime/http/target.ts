@@ -1,5 +1,5 @@
 import { normalizePath } from './path.js';
-import type { MatchHit, RouteTable } from './types.js';
+import type { MatchHit, RouteTable } from '../types.js';
 
 /** A request target resolved: the path the router sees and the route it names. */
 export interface ResolvedTarget {

@@ -1,6 +1,6 @@
-import { requireContext } from './context.js';
-import type { CourseRequest } from './request.js';
-import type { CourseResponse } from './response.js';
+import { requireContext } from '../http/context.js';
+import type { CourseRequest } from '../http/request.js';
+import type { CourseResponse } from '../http/response.js';
 import {
   activeTable,
   type AnyUrlParams,
@@ -10,7 +10,7 @@ import {
   type RouteName,
   type RoutesWithoutParams,
   type RouteUrlParams,
-} from './url.js';
+} from '../matching/url.js';
 
 /**
  * The URL of a named route (`url('user.show', { id: 5 })`), of a `'Class@method'` callback,
