@@ -37,7 +37,11 @@ export function checkout(root: string): Checkout {
       root,
       runtime: path.join(root, 'runtime'),
       compiler: path.join(root, 'compiler/dist/index.js'),
-      target: path.join(root, 'runtime/dist/target.js'),
+      // Where the runtime's folders put it (before them: at the top of dist).
+      get target() {
+        const grouped = path.join(root, 'runtime/dist/http/target.js');
+        return existsSync(grouped) ? grouped : path.join(root, 'runtime/dist/target.js');
+      },
       // The packages' own builds (the runtime's bundles its libraries after tsc).
       compile: () =>
         execFileSync('npm', ['run', 'build', '-w', 'course-router', '-w', 'course-compiler'], {
