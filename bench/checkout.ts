@@ -1,5 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 
 /** This checkout's root. */
@@ -55,7 +62,14 @@ export function checkout(root: string): Checkout {
     runtime: root,
     compiler: path.join(root, 'dist/compiler/index.js'),
     target: path.join(root, 'dist/runtime/target.js'),
-    compile: () => tsc('tsconfig.build.json'),
+    // An older checkout may not type-check against today's packages; tsc writes its files anyway.
+    compile: () => {
+      try {
+        tsc('tsconfig.build.json');
+      } catch {
+        // Type errors only: the emitted files are what the benchmark loads.
+      }
+    },
   };
 }
 
@@ -75,5 +89,22 @@ export function linkModules(other: Checkout): void {
     const target = own.get(entry) ?? path.join(ROOT, 'node_modules', entry);
     if (own.has(entry) && !existsSync(target)) continue;
     symlinkSync(target, path.join(modules, entry), 'dir');
+  }
+  // A dependency this checkout no longer installs (a native addon an older runtime imported at
+  // load) gets a stand-in that fails if called: lookups never call it.
+  const manifest = JSON.parse(readFileSync(path.join(other.root, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+  };
+  for (const name of Object.keys(manifest.dependencies ?? {})) {
+    if (existsSync(path.join(modules, name))) continue;
+    mkdirSync(path.join(modules, name));
+    writeFileSync(
+      path.join(modules, name, 'package.json'),
+      JSON.stringify({ name, main: 'index.js' }),
+    );
+    writeFileSync(
+      path.join(modules, name, 'index.js'),
+      `module.exports = new Proxy({}, { get() { throw new Error('${name} is not installed here'); } });\n`,
+    );
   }
 }
