@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type ResolvedConfig } from './config.js';
 import { emitModule } from './emit/index.js';
+import type { MatcherThresholds } from './emit/match.js';
 import { expandRoutes } from './expand.js';
 import { BuildError, Diagnostics, RouteDefinitionError } from './errors.js';
 import { formatChunks } from './format.js';
@@ -23,6 +24,8 @@ export interface BuildOptions {
   check?: boolean;
   /** Reuse parsed sources between builds (watch mode). */
   index?: SourceIndex;
+  /** Where the matcher changes shape; tests lower them to try every shape. */
+  thresholds?: MatcherThresholds;
 }
 
 /** What a build did. */
@@ -51,7 +54,7 @@ export interface BuildResult {
 export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const started = performance.now();
   const config = await loadConfig(options.root ?? process.cwd());
-  const compiled = await compile(config, options.index);
+  const compiled = await compile(config, options.index, options.thresholds);
   const changed = readIfExists(config.outFile) !== compiled.code;
   const written = !options.check && changed && writeIfDifferent(config.outFile, compiled.code);
   return { ...compiled, config, changed, written, milliseconds: performance.now() - started };
@@ -61,6 +64,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
 export async function compile(
   config: ResolvedConfig,
   index = new SourceIndex(),
+  thresholds?: MatcherThresholds,
 ): Promise<Pick<BuildResult, 'app' | 'code' | 'files' | 'warnings'>> {
   let loaded;
   try {
@@ -82,6 +86,7 @@ export async function compile(
   const chunks = emitModule(app, {
     outFile: config.outFile,
     hash: hashInputs(config, loaded.files),
+    thresholds,
   });
   const code = await formatChunks(chunks);
   return { app, code, files: loaded.files, warnings: diagnostics.warnings };

@@ -5,6 +5,7 @@ export { SourceIndex } from './source-index.js';
 export { formatSource } from './format.js';
 
 export type { BuildOptions, BuildResult } from './build.js';
+export type { MatcherThresholds } from './emit/match.js';
 export type { CourseConfig, ResolvedConfig } from './config.js';
 export type { ErrorCode } from './errors.js';
 export type * from './types.js';

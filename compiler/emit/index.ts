@@ -3,7 +3,7 @@ import type { CompiledApp } from '../types.js';
 import { code, printed, type Chunk } from './_chunk.js';
 import { EmitContext } from './_context.js';
 import { emitClosures } from './closures.js';
-import { emitMatcher } from './match.js';
+import { emitMatcher, type MatcherThresholds } from './match.js';
 import { emitNames } from './names.js';
 import { emitRouter } from './router.js';
 import { emitTable } from './table.js';
@@ -14,6 +14,8 @@ export interface EmitOptions {
   outFile: string;
   /** Hash of the build's inputs, written in the header. */
   hash: string;
+  /** Where the matcher changes shape [`THRESHOLDS`]. */
+  thresholds?: MatcherThresholds;
 }
 
 /** The generated module as chunks, in order; `formatChunks` turns them into its text. */
@@ -21,7 +23,7 @@ export function emitModule(app: CompiledApp, options: EmitOptions): Chunk[] {
   const context = new EmitContext(options.outFile);
   const closures = emitClosures(app, context);
   const table = emitTable(app, context, closures.order);
-  const matcher = emitMatcher(app.routes, planMatcher(app.routes));
+  const matcher = emitMatcher(app.routes, planMatcher(app.routes), options.thresholds);
   const names = emitNames(app);
   const router = emitRouter(app, context);
   // Last: every emitter above has registered the classes it uses.

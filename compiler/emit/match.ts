@@ -18,7 +18,11 @@ import { emitNodeFunctions } from './node-code.js';
  * registration order: the verb, then the path from where the walk left it (a parameter that
  * consecutive routes begin with read once).
  */
-export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): Chunk[] {
+export function emitMatcher(
+  routes: readonly RouteRecord[],
+  plan: MatcherPlan,
+  thresholds: MatcherThresholds = THRESHOLDS,
+): Chunk[] {
   const tested = plan.dynamic.map((i) => routes[i]!);
   const hits = new Interned<PlannedHit>();
   const hitOf = (hit: PlannedHit): number => hits.add(hit);
@@ -30,7 +34,7 @@ export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): 
   const tree = buildTree(routes, plan.dynamic, (i) => position.get(i)!);
   // Code per node and per route is fastest while it stays hot; an app with many routes spreads
   // its requests over too many functions for V8 to optimise them, and one shared walker wins.
-  const inline = tested.length <= INLINE_MAX;
+  const inline = tested.length <= thresholds.inlineMax;
   // Regexes of the generated code (as literals), hoisted to module constants `$r<position>`.
   const codeRegexes = new Interned<string>();
   // The character tables of parameters that are runs of one class, `$u<position>`.
@@ -45,7 +49,7 @@ export function emitMatcher(routes: readonly RouteRecord[], plan: MatcherPlan): 
   const functions: string[] = [];
   // A decision tree answers a few static paths fastest; past that, its code grows beyond what
   // V8 keeps hot, and one lookup in a table wins.
-  const useTree = plan.statics.size <= STATIC_TREE_MAX;
+  const useTree = plan.statics.size <= thresholds.staticTreeMax;
   const statics = staticData(plan, hitOf);
   const staticTree = useTree
     ? `${emitStaticTree(leaves, functions)}\nreturn null;`
@@ -100,11 +104,16 @@ function allowed(path: string, host: string): string[] {
   ];
 }
 
-/** Above this many dynamic routes, the shared walker replaces code per route. */
-const INLINE_MAX = 64;
+/** Where the matcher changes shape (a test may set lower ones to try every shape). */
+export interface MatcherThresholds {
+  /** Above this many dynamic routes, the shared walker replaces code per route. */
+  inlineMax: number;
+  /** Above this many static paths, a table replaces the decision tree. */
+  staticTreeMax: number;
+}
 
-/** Above this many static paths, a table replaces the decision tree. */
-const STATIC_TREE_MAX = 128;
+/** The thresholds of every build. */
+export const THRESHOLDS: Readonly<MatcherThresholds> = { inlineMax: 64, staticTreeMax: 128 };
 
 // --- internal ---
 
