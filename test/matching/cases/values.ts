@@ -61,13 +61,17 @@ export const VALUES: Case[] = [
     ],
   },
   {
-    name: 'percent-decoding: a parameter regex tests the decoded value, so [^/]+ refuses %2F',
+    name: 'percent-decoding: a parameter regex tests the decoded value (%2F a slash, %25 a percent)',
     app: 'main',
-    routes: { encfile: `get('/e/file/{name}').where('name', '[^/]+')` },
+    routes: {
+      encfile: `get('/e/file/{name}').where('name', '[^/]+')`,
+      encpct: `get('/e/pct/{v}').where('v', '[0-9]+%')`,
+    },
     requests: [
       hit('GET /e/file/notes.txt', 'encfile', 'notes.txt'),
       miss('GET /e/file/a%2Fb'),
       miss('GET /e/file/..%2F..%2Fetc%2Fpasswd'),
+      hit('GET /e/pct/50%25', 'encpct', '50%'),
     ],
   },
   {
