@@ -13,21 +13,16 @@ export interface Shape {
   dynamic: 'generated code' | 'shared walker';
 }
 
-// Past any app of the cases: the small shape whatever their number.
+// Past any app of the cases: the small form whatever their number.
 const ALWAYS = Number.MAX_SAFE_INTEGER;
 
 /** The four shapes: static paths by tree or table, dynamic routes by code or walker. */
 export const SHAPES: Shape[] = [
-  ['decision tree', ALWAYS, 'generated code', ALWAYS],
-  ['hashed table', 0, 'generated code', ALWAYS],
-  ['decision tree', ALWAYS, 'shared walker', 0],
-  ['hashed table', 0, 'shared walker', 0],
-].map(([statics, staticTreeMax, dynamic, inlineMax]) => ({
-  name: `${statics} + ${dynamic}`,
-  thresholds: { staticTreeMax, inlineMax } as MatcherThresholds,
-  statics: statics as Shape['statics'],
-  dynamic: dynamic as Shape['dynamic'],
-}));
+  shape('decision tree', 'generated code'),
+  shape('hashed table', 'generated code'),
+  shape('decision tree', 'shared walker'),
+  shape('hashed table', 'shared walker'),
+];
 
 /** The apps the cases are grouped in, each with its cases in order. */
 export function appsOf(cases: readonly Case[]): Map<string, Case[]> {
@@ -71,6 +66,14 @@ export function expectShape(code: string, shape: Shape): void {
 export const ANCHORS = ['/shape-anchor', '/shape-anchor/7'];
 
 // --- internal ---
+
+function shape(statics: Shape['statics'], dynamic: Shape['dynamic']): Shape {
+  const thresholds = {
+    staticTreeMax: statics === 'hashed table' ? 0 : ALWAYS,
+    inlineMax: dynamic === 'shared walker' ? 0 : ALWAYS,
+  };
+  return { name: `${statics} + ${dynamic}`, thresholds, statics, dynamic };
+}
 
 // The callback of every route: its id and what it received (`said` of `_case.ts`).
 const SAID = `export const said = (id: string, params: unknown[]): string =>
