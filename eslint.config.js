@@ -9,6 +9,7 @@ export default tseslint.config(
       '**/dist/**',
       'node_modules/**',
       'generated/**',
+      'fixtures/snapshots/*/generated/**',
       'cli/templates/**',
       'coverage/**',
       '.tmp/**',
