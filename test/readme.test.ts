@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run, startServer, TSC } from './_install.js';
 import { freePort, startRedis } from './_redis.js';
-import { Session } from './_readme-session.js';
+import { Workspace } from './_readme-workspace.js';
 import {
   expectedPrint,
   expectedRequests,
@@ -26,7 +26,7 @@ import {
 
 // Every fenced block of README.md runs here, as its marker comment says (test/_readme.ts):
 // - shell blocks and the files between them, in a fresh workspace, as a user pastes them: the
-//   first app from the packed packages, the app made by hand, the database (_readme-session.ts);
+//   first app from the packed packages, the app made by hand, the database (_readme-workspace.ts);
 // - the files of the example apps (every app without shell blocks), written into an app with
 //   this repository's packages linked and the tsconfig `course init` writes, built with the
 //   real CLI, type-checked with tsc and served; each `// GET /path → answer` comment is
@@ -43,12 +43,12 @@ const of = <K extends Block['marker']['kind']>(kind: K) =>
   );
 
 /** Folders the shell blocks work in; every other app is an example app. */
-const SESSION = new Set(['.', 'course', ...of('sh').map((b) => b.marker.dir)]);
+const WORKSPACE = new Set(['.', 'course', ...of('sh').map((b) => b.marker.dir)]);
 const EXAMPLES = [
   ...new Set(
     [...of('file'), ...of('build-output')]
       .map((b) => b.marker.app)
-      .filter((app) => !SESSION.has(app)),
+      .filter((app) => !WORKSPACE.has(app)),
   ),
 ];
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -90,20 +90,20 @@ describe('README.md', () => {
 
   it('the shell blocks work as pasted: the first app, the app by hand, the database', async () => {
     const root = mkdtempSync(path.join(os.tmpdir(), 'course-readme-'));
-    const session = new Session(root, await freePort());
+    const workspace = new Workspace(root, await freePort());
     cleanup.push(() => rmSync(root, { recursive: true, force: true }));
-    cleanup.push(() => session.stop());
+    cleanup.push(() => workspace.stop());
     const init = (file: string) => readFileSync(path.join(root, 'my-app', file), 'utf8');
     for (const block of README.blocks) {
       const { marker } = block;
       const where = `README.md:${block.line}`;
-      if (marker.kind === 'sh') await session.block(marker.dir, block.text, marker.serves);
+      if (marker.kind === 'sh') await workspace.block(marker.dir, block.text, marker.serves);
       else if (marker.kind === 'output')
-        expect(session.lastOutput.trimEnd(), where).toBe(block.text.trimEnd());
+        expect(workspace.lastOutput.trimEnd(), where).toBe(block.text.trimEnd());
       else if (marker.kind === 'same-as-init') expect(block.text, where).toBe(init(marker.path));
-      else if (marker.kind === 'file' && SESSION.has(marker.app)) {
+      else if (marker.kind === 'file' && WORKSPACE.has(marker.app)) {
         writeFile(path.join(root, marker.app), marker.path, block.text);
-        session.wrote(path.join(root, marker.app, marker.path), block.text);
+        workspace.wrote(path.join(root, marker.app, marker.path), block.text);
         if (marker.sameAsInit) expect(block.text, where).toBe(init(marker.path));
       }
     }

@@ -20,7 +20,7 @@ import { ROOT } from './_utils.js';
 // command is that port.
 
 /** A user's folder, the shell's state in it, and the server a block left running. */
-export class Session {
+export class Workspace {
   readonly env: NodeJS.ProcessEnv;
   /** Files written from README blocks: what `npx tsx FILE` must print. */
   readonly prints = new Map<string, string[]>();
