@@ -53,9 +53,10 @@ export function readReadme(markdown: string): Readme {
       pending = { line: i + 1, text: marker[1]! };
       continue;
     }
-    const fence = /^```(\S*)$/.exec(line);
+    // A fence may be indented (inside a list item); every one counts.
+    const fence = /^\s*```(\S*)\s*$/.exec(line);
     if (fence) {
-      const end = lines.indexOf('```', i + 1);
+      const end = lines.findIndex((next, k) => k > i && next.trim() === '```');
       if (end === -1) throw new Error(`README.md:${i + 1}: a fence that never closes`);
       const text = lines.slice(i + 1, end).join('\n') + '\n';
       const parsed = pending && parseMarker(pending.text);
