@@ -1,29 +1,25 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../_redis.js';
+import { npm, packedTarballs, run, startServer, text, TSC, type Running } from '../_install.js';
 import { CLI, removeApp, ROOT, writeFile } from '../_utils.js';
 
 // The packages as npm would publish them, installed into fresh apps with npm itself: what a
 // user on another machine gets. Installs reach the npm registry for the packages' own
 // dependencies; no C or C++ compiler is available to them (CC=false CXX=false).
 
-const run = promisify(execFile);
-const NO_COMPILER = { ...process.env, CC: 'false', CXX: 'false', npm_config_fund: 'false' };
-const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
 let packs: string;
 const work: string[] = [];
-const servers: ChildProcess[] = [];
+const servers: Running[] = [];
 
 beforeAll(async () => {
-  packs = temp('course-packs-');
-  await run('npm', ['pack', '--workspaces', '--pack-destination', packs], { cwd: ROOT });
+  packs = await packedTarballs();
 }, 300_000);
 
-afterAll(() => {
-  for (const server of servers) server.kill('SIGTERM');
+afterAll(async () => {
+  for (const server of servers) await server.stop();
   for (const dir of work) removeApp(dir);
 });
 
@@ -164,36 +160,10 @@ function temp(prefix: string): string {
   return dir;
 }
 
-function npm(cwd: string, args: string[]): Promise<{ stdout: string; stderr: string }> {
-  return run('npm', [...args, '--no-audit'], { cwd, env: NO_COMPILER, maxBuffer: 1 << 24 });
-}
-
 /** Starts `node <args>` in `cwd` on a free port and waits for it to listen; its base URL. */
-function start(cwd: string, args: string[]): Promise<string> {
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const server = spawn(process.execPath, args, {
-    cwd,
-    env: { ...process.env, PORT: String(port) },
-  });
-  servers.push(server);
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`no answer: ${output}`)), 30_000);
-    const listen = (chunk: Buffer) => {
-      output += chunk;
-      if (/listening on/i.test(output)) {
-        clearTimeout(timer);
-        resolve(`http://127.0.0.1:${port}`);
-      }
-    };
-    server.stdout.on('data', listen);
-    server.stderr.on('data', (chunk: Buffer) => (output += chunk));
-    server.on('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
-  });
-}
-
-async function text(url: string): Promise<string> {
-  const response = await fetch(url);
-  expect(response.status, url).toBe(200);
-  return response.text();
+async function start(cwd: string, args: string[]): Promise<string> {
+  const port = await freePort();
+  const env = { ...process.env, PORT: String(port) };
+  servers.push(await startServer(process.execPath, args, { cwd, env, port }));
+  return `http://127.0.0.1:${port}`;
 }

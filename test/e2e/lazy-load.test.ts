@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packedTarballs } from '../_install.js';
 import { ROOT, type CliResult } from '../_utils.js';
 
 // `course-router` as npm installs it in an app: the packed tarball unpacked into the app's
@@ -39,15 +40,10 @@ const SQLITE = (filename: string, client = 'better-sqlite3') =>
 let work: string;
 let tarball: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   work = mkdtempSync(path.join(os.tmpdir(), 'course-install-'));
-  const packed = execFileSync(
-    'npm',
-    ['pack', '--ignore-scripts', '--json', '--pack-destination', work],
-    { cwd: path.join(ROOT, 'runtime'), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
-  );
-  tarball = path.join(work, (JSON.parse(packed) as { filename: string }[])[0]!.filename);
-});
+  tarball = path.join(await packedTarballs(), `course-router-${PACKAGE.version}.tgz`);
+}, 300_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
