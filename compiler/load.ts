@@ -6,6 +6,7 @@ import { beginRecording, endRecording } from 'course-router/internal';
 import type { Recording, SourceLocation } from 'course-router';
 import type { ResolvedConfig } from './config.js';
 import { RouteDefinitionError } from './errors.js';
+import { checkModuleType } from './module-type.js';
 
 /** What evaluating the route files produced. */
 export interface LoadResult {
@@ -29,6 +30,7 @@ export async function loadRoutes(config: ResolvedConfig): Promise<LoadResult> {
       `create ${where(config.routesFile)}, or run course in the app folder (--root)`,
     );
   }
+  checkModuleType(files);
   const recording = beginRecording();
   for (const file of files) recording.files.add(file);
   // A fresh namespace per build: edited route files and what they import are evaluated anew.

@@ -58,6 +58,21 @@ describe('course build', () => {
     });
   });
 
+  it('a CommonJS app is told, in one sentence, to set "type": "module"', async () => {
+    const app = writeApp({ 'routes.ts': ROUTES });
+    try {
+      writeFile(app, 'package.json', JSON.stringify({ name: 'app', type: 'commonjs' }, null, 2));
+      const result = await runCli(['build', '--root', app]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(
+        /^package\.json:3:1: error E_CONFIG: the app is CommonJS \("type": "commonjs"\), and route files are ES modules\n {2}hint: set "type": "module" in package\.json \(npm pkg set type=module\)/,
+      );
+      expect(result.stderr).not.toMatch(/data:|E_CALLBACK/);
+    } finally {
+      removeApp(app);
+    }
+  });
+
   it('honours course.config.ts (routes file and output path)', async () => {
     const app = writeApp({
       'course.config.ts': `export default { routes: 'web.ts', out: 'out/table.gen.ts' };\n`,
