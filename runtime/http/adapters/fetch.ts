@@ -56,6 +56,9 @@ function respond(
       body: (limit) => readFetchBody(native, limit),
       remoteAddress: info?.remoteAddress,
       tls: url.startsWith('https:'),
+      // A runtime builds the URL from Host, or from an absolute-form target (which wins over
+      // Host, RFC 9112 §3.2.2): the URL's host is the one routes see, whatever Host says.
+      authority: hostOf(url),
     },
     native,
   );
