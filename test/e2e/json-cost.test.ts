@@ -66,22 +66,25 @@ const post = (body: string) =>
   `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 
 describe('a JSON body costs about its JSON.parse', () => {
-  it('Fetch: 1 MiB of [{},…] is served within twice the time JSON.parse takes of it', async () => {
+  it('Fetch: 1 MiB of [{},…] costs within twice what JSON.parse takes of it', async () => {
     const parse = await fastest(5, () => JSON.parse(EMPTY_OBJECTS));
-    const served = await fastest(5, async () => {
+    const exchange = async (body: string) => {
       const response = await app.fetch(
         new Request('http://localhost/sink', {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: EMPTY_OBJECTS,
+          body,
         }),
       );
       expect(await response.text()).toBe('ok');
-    });
-    expect(served, `JSON.parse: ${parse.toFixed(1)} ms`).toBeLessThan(2 * parse);
+    };
+    // The same number of bytes streamed and answered, but nearly nothing to parse.
+    const carried = await fastest(5, () => exchange(ONE_STRING));
+    const served = await fastest(5, () => exchange(EMPTY_OBJECTS));
+    expect(served - carried, `JSON.parse: ${parse.toFixed(1)} ms`).toBeLessThan(2 * parse);
   });
 
-  it('node:http: 1 MiB of [{},…] costs the server within twice what JSON.parse takes of it', async () => {
+  it('node:http: 1 MiB of [{},…] costs within twice what JSON.parse takes of it', async () => {
     const parse = await fastest(5, () => JSON.parse(EMPTY_OBJECTS));
     const exchange = async (body: string) => {
       const answer = await rawExchange(child.port, [post(body)]);
