@@ -142,7 +142,7 @@ export async function send(
   const { host, ...headers } = init.headers ?? {};
   const viaFetch = await answer(
     await served.app.fetch(
-      new Request(`http://localhost${target}`, {
+      new Request(fetchUrl(host ?? 'localhost', target), {
         method,
         headers: { ...headers, host: host ?? 'localhost' },
         body: init.body,
@@ -158,6 +158,20 @@ export async function send(
   );
   expect(viaHttp, `${method} ${target}: node:http and fetch differ`).toEqual(viaFetch);
   return viaHttp;
+}
+
+/**
+ * The URL a Fetch runtime makes of an origin-form `target` sent with `Host: host` (the adapter
+ * routes by the URL's host); `http://localhost…` when `host` is no URL host (the Host header
+ * then says what is wrong).
+ */
+function fetchUrl(host: string, target: string): string {
+  try {
+    if (!/[/?#@\\\s]/.test(host)) return new URL(`http://${host}${target}`).href;
+  } catch {
+    // Not a URL host.
+  }
+  return `http://localhost${target}`;
 }
 
 /** One request over a real socket, the target sent as written. */

@@ -23,8 +23,8 @@ export class TokenMismatchException extends HttpException {
  * Checks every request whose verb is not GET, HEAD, OPTIONS or TRACE: a browser's request from
  * another origin (`Sec-Fetch-Site`, else `Origin`) is refused (403), and the request must
  * carry the token of its signed cookie (`__Host-CSRF-TOKEN` on https, else `CSRF-TOKEN`) in
- * the `csrf_token` field or the `X-CSRF-TOKEN` header (constant-time comparison), else a
- * `TokenMismatchException`. Extend it to list paths in `except` (exact, or a prefix ending in
+ * the `X-CSRF-TOKEN` header or, without that header, the `csrf_token` field (constant-time
+ * comparison), else a `TokenMismatchException`. It runs before the body is read. Extend it to list paths in `except` (exact, or a prefix ending in
  * `*`) and paths in `include` that are checked even inside an `except`.
  */
 export class BaseCsrfVerifier {
@@ -33,13 +33,19 @@ export class BaseCsrfVerifier {
 
   async handle(request: CourseRequest): Promise<void> {
     if (SAFE.has(request.method) || !this.applies(request.path)) return;
-    if (crossOrigin(request)) throw new HttpException(403, 'Cross-origin request refused');
+    if (crossOrigin(request, secure(request)))
+      throw new HttpException(403, 'Cross-origin request refused');
+    // The body is read last, only for a form's field: a request refused for its origin, its
+    // cookie or its header costs no body read or parse.
     const token = cookieToken(request);
-    const field = (await request.loadInput()).post[CSRF_FIELD];
-    const given = typeof field === 'string' ? field : request.getHeader(CSRF_HEADER);
-    if (token === undefined || given === undefined || !sameText(token, given)) {
-      throw new TokenMismatchException();
+    if (token === undefined) throw new TokenMismatchException();
+    let given = request.getHeader(CSRF_HEADER) || undefined;
+    if (given === undefined) {
+      const { multipartLimit } = requireContext('csrf').options;
+      const field = (await request.loadInput(multipartLimit)).post[CSRF_FIELD];
+      if (typeof field === 'string') given = field;
     }
+    if (given === undefined || !sameText(token, given)) throw new TokenMismatchException();
   }
 
   /** Whether `path` is checked: not excepted, or included again. */

@@ -64,7 +64,7 @@ function scheme(request: CourseRequest, options: StartOptions): string {
   return isSecure(request, options.trustProxy) ? 'https' : 'http';
 }
 
-/** The Host header as the client sent it (with its port), else `host.invalid` (never a host). */
+/** The host the request is for, with its port (`authority()`), else `host.invalid` (never a host). */
 function hostOf(request: CourseRequest): string {
-  return request.getHeader('host') || 'host.invalid';
+  return request.authority() || 'host.invalid';
 }

@@ -6,6 +6,10 @@ import type { StartOptions } from './dispatch.js';
 import { checkOptions } from './options.js';
 import type { RouteTable } from '../types.js';
 import { activeTable } from '../matching/url.js';
+import { DEFAULT_REQUEST_TIMEOUT } from './body.js';
+
+/** Longest time a request head may take to arrive under `listen()`, in ms. */
+const HEADERS_TIMEOUT = 15_000;
 
 /** A running Course application: one table, two adapters. */
 export interface CourseApp {
@@ -35,8 +39,18 @@ export function startApp(table: RouteTable | undefined, options: StartOptions = 
     listen: (port = Number(process.env['PORT'] ?? 3000), host = '127.0.0.1') =>
       new Promise((resolve, reject) => {
         // Slow or endless request heads and bodies are cut off (slowloris); heads are at most
-        // Node's 16 KiB.
-        const server = createServer({ headersTimeout: 15_000, requestTimeout: 60_000 }, handler);
+        // Node's 16 KiB. Node looks for connections past their time every
+        // `connectionsCheckingInterval` (30 s by default, which would let a 15 s limit run to
+        // 45 s): each second, the limits hold within one.
+        const requestTimeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
+        const server = createServer(
+          {
+            headersTimeout: Math.min(HEADERS_TIMEOUT, requestTimeout),
+            requestTimeout,
+            connectionsCheckingInterval: 1000,
+          },
+          handler,
+        );
         server.once('error', reject);
         server.listen(port, host, () => resolve(server));
       }),

@@ -4,6 +4,9 @@ import { HttpException } from './errors.js';
 /** Default limit of a request body read by the router (forms, JSON): 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
+/** Default `requestTimeout`: the longest a request may take to arrive, in ms. */
+export const DEFAULT_REQUEST_TIMEOUT = 60_000;
+
 // How much of a refused upload is read and dropped before the 413 is sent.
 const DRAIN_BYTES = 8 * 1024 * 1024;
 const DRAIN_MS = 2000;
@@ -58,17 +61,41 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8
   });
 }
 
-/** Reads a Fetch `Request` body up to `limit` bytes; a stream that errors or ends early: 400. */
-export async function readFetchBody(request: Request, limit: number): Promise<Uint8Array> {
+/**
+ * Reads a Fetch `Request` body up to `limit` bytes; a stream that errors or ends early, or a
+ * request whose `signal` aborts (the client went): 400. A body still arriving after `timeout` ms
+ * is a 408 that closes the connection, as node:http answers a request past its time: a stream
+ * that stalls would otherwise hold the request, and its memory, for ever. The stream is then
+ * cancelled.
+ */
+export async function readFetchBody(
+  request: Request,
+  limit: number,
+  timeout = DEFAULT_REQUEST_TIMEOUT,
+): Promise<Uint8Array> {
   const declared = request.headers.get('content-length') ?? undefined;
   if (tooLarge(declared, limit)) {
     request.body?.cancel().catch(() => {});
     throw payloadTooLarge();
   }
   if (!request.body) return new Uint8Array(0);
+  const { signal } = request;
+  if (signal.aborted) {
+    request.body.cancel().catch(() => {});
+    throw incomplete();
+  }
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = request.body.getReader();
+  // Cancelling the stream settles a pending `read()` as the end: `stopped` says why it ended.
+  let stopped: HttpException | undefined;
+  const stop = (error: HttpException) => {
+    stopped ??= error;
+    reader.cancel().catch(() => {});
+  };
+  const timer = setTimeout(() => stop(closing(408)), timeout);
+  const aborted = () => stop(incomplete());
+  signal.addEventListener('abort', aborted);
   try {
     for (let next = await reader.read(); !next.done; next = await reader.read()) {
       // A stream a runtime made from the network gives bytes; anything else is not a body.
@@ -81,8 +108,12 @@ export async function readFetchBody(request: Request, limit: number): Promise<Ui
     // The upload is not wanted any more: the runtime may stop receiving it.
     reader.cancel().catch(() => {});
     // A stream that errors is a body that broke off.
-    throw error instanceof HttpException ? error : incomplete();
+    throw stopped ?? (error instanceof HttpException ? error : incomplete());
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', aborted);
   }
+  if (stopped) throw stopped;
   if (declared !== undefined && size !== Number(declared)) throw incomplete();
   return Buffer.concat(chunks);
 }
@@ -93,9 +124,16 @@ function tooLarge(length: string | undefined, limit: number): boolean {
   return length !== undefined && Number(length) > limit;
 }
 
-// The rest of a refused upload is not read: the connection closes after the answer.
 function payloadTooLarge(): HttpException {
-  return new HttpException(413, undefined, { connection: 'close' });
+  return closing(413);
+}
+
+// The rest of a refused upload is not read: the connection closes after the answer. The
+// router's own `Connection` header, which an app's headers may not hold (`checkHeader`).
+function closing(status: number): HttpException {
+  const error = new HttpException(status);
+  (error.headers as Record<string, string>)['connection'] = 'close';
+  return error;
 }
 
 function incomplete(): HttpException {

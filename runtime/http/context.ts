@@ -18,6 +18,12 @@ export interface StartOptions {
   bodyLimit?: number;
   /** Largest multipart body (files included), in bytes [10 MiB]. */
   multipartLimit?: number;
+  /**
+   * Longest time a request may take to arrive, in ms; past it, a 408 [60,000]. `listen()`'s
+   * server applies it to the whole request (and 15 s, or this if shorter, to its head); the
+   * Fetch adapter to reading a body.
+   */
+  requestTimeout?: number;
   /** State of `requestLimit` and `requestRepeat` [a `MemoryStore`; `RedisStore` for several processes]. */
   store?: Store;
   /** Who the client is for `requestLimit`/`requestRepeat` [its address, see `trustProxy`]. */

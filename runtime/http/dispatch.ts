@@ -61,8 +61,8 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function serve(context: RequestContext): Outcome | Promise<Outcome> {
   const { table, options, request } = context;
-  const host = request.getHeader('host');
-  if (badHost(host, request.target))
+  const host = request.authority();
+  if (badHost(request.getHeader('host'), host))
     return statusResponse(new HttpException(400, 'Bad Host header'), options, request);
   // Boot managers and `_method` may change the path or the verb: the route is found after them.
   // A target or host over the parameter limit is normalised before any regex reads it (`find`).
@@ -175,11 +175,15 @@ function find<T>(
   return found;
 }
 
-/** The body, CSRF check and middleware of a matched request, then its callback. */
+/**
+ * The CSRF check, body and middleware of a matched request, then its callback. The CSRF check
+ * comes first: a request it refuses for its origin or token costs no body read or parse (it
+ * reads the body itself when the token is a form field).
+ */
 async function guarded(context: RequestContext, hit: MatchHit, depth: number): Promise<Outcome> {
   const { table, options, request, response } = context;
-  if (BODY_METHODS.has(request.originalMethod)) await request.loadInput(options.multipartLimit);
   if (table.csrfVerifier) await new table.csrfVerifier().handle(request as never);
+  if (BODY_METHODS.has(request.originalMethod)) await request.loadInput(options.multipartLimit);
   const middleware = hit.route.middleware;
   for (let i = 0; i < middleware.length; i++) {
     const entry = middleware[i]!;

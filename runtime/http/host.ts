@@ -1,22 +1,26 @@
 /**
  * The Host rule, in one place. A request is refused (400) when its Host header is empty or
- * malformed, when it has two (RFC 9112 §3.2), or when an absolute-form target names another
- * authority than the Host header. A valid Host is a DNS-like name (letters, digits, `-`, `_`,
- * as Docker service names have), an IPv4 address or a bracketed IPv6 literal, optionally a
- * trailing dot, optionally `:port` (digits, possibly none). Routes compare `hostName()`.
+ * malformed, when it has two (RFC 9112 §3.2), or when the authority it is routed by is
+ * malformed. A valid host is a DNS-like name (letters, digits, `-`, `_`, as Docker service names
+ * have; labels of at most 63 characters, at most 255 in all), an IPv4 address or a bracketed IPv6
+ * literal, optionally a trailing dot, optionally `:port` (at most 65535, possibly empty). Routes
+ * compare `hostName()`.
  */
 
-/** Whether the request's Host header and target are refused with a 400. */
-export function badHost(host: string | undefined, target: string): boolean {
-  if (host !== undefined && host !== validHost) {
-    if (!HOST.test(host)) return true;
-    validHost = host;
-  }
-  // Absolute-form (`GET http://a/b`): RFC 9112 makes its authority the host; one that differs
-  // from the Host header would let a proxy check one host while the app routes another.
-  if (target.charCodeAt(0) === 47 /* '/' */) return false;
-  const authority = ABSOLUTE.exec(target)?.[1];
-  return authority !== undefined && authority.toLowerCase() !== (host ?? '').toLowerCase();
+/**
+ * Whether the request is refused with a 400: its Host header (`host`) or the authority it is
+ * routed by (`authority`: an absolute-form target's, which RFC 9112 §3.2.2 makes win over Host,
+ * or the URL's under Fetch) is not a valid host. The two may differ: the Host header is ignored.
+ */
+export function badHost(host: string | undefined, authority: string | undefined): boolean {
+  if (host !== undefined && !validHost(host)) return true;
+  return authority !== host && authority !== undefined && !validHost(authority);
+}
+
+/** The authority of an absolute-form target (`http://a:80/b` gives `a:80`); else `undefined`. */
+export function targetAuthority(target: string): string | undefined {
+  if (target.charCodeAt(0) === 47 /* '/' */) return undefined;
+  return ABSOLUTE.exec(target)?.[1];
 }
 
 /** The host domain routes and `url()` compare: lower-case, without port or trailing dot. */
@@ -27,9 +31,23 @@ export function hostName(host: string): string {
 
 // --- internal ---
 
-const HOST = /^(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{0,5})?$/;
+const HOST =
+  /^(?:[A-Za-z0-9_-]{1,63}(?:\.[A-Za-z0-9_-]{1,63})*\.?|\[[0-9A-Fa-f:.]+\])(?::(\d{0,5}))?$/;
 const PORT = /:\d*$/;
 const ABSOLUTE = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/;
+const MAX_PORT = 65535;
+const MAX_NAME = 255;
 
 // Nearly every request of a server names the same host: the last valid one is not tested again.
-let validHost = '';
+let lastValid = '';
+
+function validHost(host: string): boolean {
+  if (host === lastValid) return true;
+  const match = HOST.exec(host);
+  if (match === null) return false;
+  const port = match[1];
+  const name = port === undefined ? host.length : host.length - port.length - 1;
+  if (name > MAX_NAME || (port !== undefined && Number(port) > MAX_PORT)) return false;
+  lastValid = host;
+  return true;
+}

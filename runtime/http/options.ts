@@ -46,6 +46,7 @@ const KINDS: Record<keyof StartOptions, Kind> = {
   maxParamLength: size,
   bodyLimit: size,
   multipartLimit: size,
+  requestTimeout: size,
   store: {
     what: 'a store (MemoryStore, RedisStore …)',
     test: (v) => typeof v === 'object' && v !== null,

@@ -4,14 +4,17 @@ import type { CourseRequest } from './request.js';
  * Whether a browser sent this request from another origin, as Go's `CrossOriginProtection`
  * decides: by `Sec-Fetch-Site` (only `same-origin` and `none`, a request the user typed, pass;
  * `same-site` is refused too, since a sibling sub-domain is where a tossed cookie comes from),
- * else by comparing `Origin` with `Host`. A request with neither header is not a browser's, or
- * comes from a browser too old to send them: the CSRF token alone decides.
+ * else by comparing `Origin` with the request's own origin: its scheme (`secure`: https, as
+ * `isSecure` decides) and its host (`CourseRequest.authority`). A request with neither header is
+ * not a browser's, or comes from a browser too old to send them: the CSRF token alone decides.
  */
-export function crossOrigin(request: CourseRequest): boolean {
+export function crossOrigin(request: CourseRequest, secure: boolean): boolean {
   const site = request.getHeader('sec-fetch-site');
   if (site) return site !== 'same-origin' && site !== 'none';
   const origin = request.getHeader('origin');
-  return origin !== undefined && !sameHost(origin, request.getHeader('host'));
+  return (
+    origin !== undefined && !sameOrigin(origin, secure ? 'https:' : 'http:', request.authority())
+  );
 }
 
 /**
@@ -28,14 +31,14 @@ export function isSecure(request: CourseRequest, trustProxy = 0): boolean {
 
 // --- internal ---
 
-/** `Origin` names the host of the request (its default port made explicit or not). */
-function sameHost(origin: string, host: string | undefined): boolean {
+/** `Origin` names `scheme` and `host` (its default port made explicit or not). */
+function sameOrigin(origin: string, scheme: string, host: string | undefined): boolean {
   if (host === undefined) return false;
   try {
     // An opaque origin (`null`) does not parse: refused.
     const from = new URL(origin);
-    if (from.protocol !== 'https:' && from.protocol !== 'http:') return false;
-    return new URL(`${from.protocol}//${host}`).host === from.host;
+    if (from.protocol !== scheme) return false;
+    return new URL(`${scheme}//${host}`).host === from.host;
   } catch {
     return false;
   }

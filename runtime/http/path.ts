@@ -113,10 +113,11 @@ function decodeRun(run: string): string | undefined {
   return out;
 }
 
-// Absolute-form (`http://host/path`): the path starts after the authority.
+// Absolute-form (`http://host/path`): the path starts after the authority; `http://host` and
+// `http://host?q` have the path `/`, as the URL parser gives them.
 function authorityEnd(raw: string, end: number): number {
   const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(raw);
   if (!scheme) return -1;
   const slash = raw.indexOf('/', scheme[0].length);
-  return slash === -1 || slash > end ? -1 : slash;
+  return slash === -1 || slash > end ? end : slash;
 }

@@ -1,5 +1,5 @@
 import { DEFAULT_BODY_LIMIT } from './body.js';
-import { hostName } from './host.js';
+import { hostName, targetAuthority } from './host.js';
 import { queryOf } from './path.js';
 import { DEFAULT_MULTIPART_LIMIT, parseBody, type ParsedBody } from '../features/input.js';
 import type { MatchHit, Params, RouteEntry } from '../types.js';
@@ -15,6 +15,8 @@ export interface RequestSource {
   remoteAddress?: string;
   /** The connection is TLS (the request URL is https). */
   tls?: boolean;
+  /** The host the request is for, when the adapter knows it besides Host (Fetch: the URL's). */
+  authority?: string;
 }
 
 /** The path and query of the request, as the original's `getUri()`. */
@@ -91,9 +93,18 @@ export class CourseRequest {
     return this.#source.header(name.toLowerCase());
   }
 
-  /** The `Host` header without its port or a trailing dot, lower-case. */
+  /**
+   * The host the request is for, without its port or a trailing dot, lower-case: that of an
+   * absolute-form target (`GET http://host/path`, whose authority wins over `Host`, RFC 9112
+   * §3.2.2), under Fetch that of the request's URL, else the `Host` header.
+   */
   getHost(): string {
-    return hostName(this.#source.header('host') ?? '');
+    return hostName(this.authority() ?? '');
+  }
+
+  /** @internal The host and port the request is for, as sent (`getHost()` before its cleaning). */
+  authority(): string | undefined {
+    return this.#source.authority ?? targetAuthority(this.target) ?? this.#source.header('host');
   }
 
   getUri(): RequestUri {

@@ -23,9 +23,11 @@ export class CourseResponse {
   }
 
   /**
-   * Sets a header. A name that is not an HTTP token, or a value HTTP cannot carry (anything
-   * but tab, space and visible ASCII: CR, LF, NUL, other controls, non-ASCII), throws here, so
-   * the error takes the request's error path instead of failing while the response is sent.
+   * Sets a header. A name that is not an HTTP token, a value HTTP cannot carry (anything but
+   * tab, space and visible ASCII: CR, LF, NUL, other controls, non-ASCII), or a header that frames
+   * the message (`FRAMING_HEADERS`: `Content-Length`, `Transfer-Encoding`, `Connection`…, which
+   * the adapter writes) throws here, so the error takes the request's error path instead of
+   * failing, or breaking the connection, while the response is sent.
    */
   header(name: string, value: string | number): this {
     const text = String(value);
@@ -65,14 +67,39 @@ export class CourseResponse {
   /** Replaces the body with `text` (HTML unless a content type was set). */
   write(text: string): this {
     this.body = text;
+    this.headers['content-type'] ??= 'text/html; charset=utf-8';
     this.written = true;
     return this;
   }
 }
 
-/** Throws unless `name` is an HTTP token and `value` only tab, space and visible ASCII. */
+/**
+ * Headers that frame the message or concern the connection (RFC 9110 §7.6.1, RFC 9112 §6): the
+ * adapters write them from the body they send, so an app's value can only contradict it (a
+ * `Content-Length` longer than the body swallows the next response on the connection).
+ */
+export const FRAMING_HEADERS: ReadonlySet<string> = new Set([
+  'connection',
+  'content-length',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/**
+ * Throws unless `name` is an HTTP token that is not a framing header (`FRAMING_HEADERS`) and
+ * `value` only tab, space and visible ASCII.
+ */
 export function checkHeader(name: string, value: string): void {
   if (!TOKEN.test(name)) throw new TypeError(`course: refused header name ${JSON.stringify(name)}`);
+  if (FRAMING_HEADERS.has(name.toLowerCase()))
+    throw new TypeError(
+      `course: refused header ${JSON.stringify(name)}: the adapter frames the message ` +
+        '(Content-Length, Transfer-Encoding, Connection… are written from the body it sends)',
+    );
   if (!VALUE.test(value))
     throw new TypeError(
       `course: refused header ${JSON.stringify(name)}: its value holds a control or non-ASCII ` +

@@ -14,6 +14,7 @@ Course.group({ domain: 'admin.example.com' }, () => {
 Course.get('/who', () => 'no domain');
 Course.get('/panel', () => 'public');
 Course.get('/host', () => request().getHost());
+Course.get('/', () => 'home');
 `;
 
 const app = servedApp({ 'routes.ts': ROUTES });
@@ -71,17 +72,82 @@ describe('the Host rule (both adapters)', () => {
       expect((await get('/host', host)).status, host).toBe(400);
   });
 
-  it('an absolute-form target must name the Host header (case-insensitive), else 400', async () => {
-    const raw = (target: string) =>
-      rawStatus(
-        app.served.base,
-        `GET ${target} HTTP/1.1\r\nHost: acme.example.com\r\nConnection: close\r\n\r\n`,
-      );
-    expect(await raw('http://ACME.example.com/who')).toBe(200);
-    expect(await raw('http://admin.example.com/panel')).toBe(400);
-    expect(await raw('http://acme.example.com:80/who')).toBe(400);
+  it('a port over 65535, a label over 63 characters or a name over 255 is a 400', async () => {
+    const label = 'a'.repeat(63);
+    const long = `${label}.${label}.${label}.${label.slice(0, 59)}`;
+    expect(long.length).toBe(251);
+    for (const host of ['a:65535', `${label}.example.com`, long, `${long}.xyz`.slice(0, 255)])
+      expect((await get('/host', host)).status, host).toBe(200);
+    for (const host of [
+      'a:65536',
+      'a:99999',
+      `a${label}.example.com`,
+      `${long}.xyzw`,
+      `${long}.xy.z`,
+    ])
+      expect((await get('/host', host)).status, host).toBe(400);
+  });
+
+  it('an absolute-form target is routed by its authority; Host is ignored but must be valid', async () => {
+    const raw = (target: string, host = 'Host: acme.example.com\r\n') =>
+      rawAnswer(app.served.base, `GET ${target} HTTP/1.1\r\n${host}Connection: close\r\n\r\n`);
+    expect(await raw('http://ACME.example.com/who')).toMatchObject({
+      status: 200,
+      body: 'sub:acme',
+    });
+    // RFC 9112 §3.2.2: the target's authority wins over Host, compared as hosts are.
+    expect(await raw('http://admin.example.com/panel')).toMatchObject({ body: 'admin' });
+    expect(await raw('http://acme.example.com:80/who')).toMatchObject({ body: 'sub:acme' });
+    expect(await raw('http://ACME.example.com./host', 'Host: other.example\r\n')).toMatchObject({
+      body: 'acme.example.com',
+    });
+    expect(await raw('http://localhost')).toMatchObject({ status: 200, body: 'home' });
+    expect(await raw('http://localhost?x=1')).toMatchObject({ status: 200, body: 'home' });
+    // HTTP/1.1 needs a Host header all the same (RFC 9112 §3.2): node:http refuses one without.
+    expect((await raw('http://acme.example.com/who', '')).status).toBe(400);
+    // A malformed authority, and the Host rules that still hold.
+    for (const target of ['http://a@b/who', 'http://x:99999/who', 'http:///who', 'http://a..b/'])
+      expect((await raw(target)).status, target).toBe(400);
+    expect((await raw('http://a/who', 'Host: a b\r\n')).status).toBe(400);
+    expect((await raw('http://a/who', 'Host: a\r\nHost: b\r\n')).status).toBe(400);
+  });
+
+  it('Fetch routes by the URL, whatever Host says: it picks no domain route the URL does not name', async () => {
+    const fetched = async (url: string, host: string) => {
+      const response = await app.served.app.fetch(new Request(url, { headers: { host } }));
+      return { status: response.status, body: await response.text() };
+    };
+    expect(await fetched('http://acme.example.com/panel', 'admin.example.com')).toEqual({
+      status: 200,
+      body: 'public',
+    });
+    expect(await fetched('http://acme.example.com/who', 'evil.example.com')).toEqual({
+      status: 200,
+      body: 'sub:acme',
+    });
+    expect(await fetched('http://admin.example.com/panel', 'evil.example.com')).toEqual({
+      status: 200,
+      body: 'admin',
+    });
+    expect((await fetched('http://acme.example.com/who', 'a b')).status).toBe(400);
   });
 });
+
+/** The status and body of a request written byte for byte on a socket. */
+async function rawAnswer(base: string, request: string): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(base);
+  const text = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    const socket = connect(Number(port), hostname, () => socket.write(request));
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
+  return {
+    status: Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1] ?? 0),
+    body: text.slice(text.indexOf('\r\n\r\n') + 4),
+  };
+}
 
 /** The status of a request written byte for byte on a socket. */
 function rawStatus(base: string, request: string): Promise<number> {

@@ -11,7 +11,9 @@ describe('normalizePath and queryOf', () => {
 
   it('take the path of an absolute-form target', () => {
     expect(normalizePath('http://example.com/a?b')).toBe('/a');
-    expect(normalizePath('http://example.com')).toBeUndefined();
+    // No path is the root, as the URL parser (so the Fetch adapter) has it.
+    expect(normalizePath('http://example.com')).toBe('/');
+    expect(normalizePath('http://example.com?a/b')).toBe('/');
     expect(normalizePath('a/b')).toBeUndefined();
   });
 

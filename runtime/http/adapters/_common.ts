@@ -1,17 +1,35 @@
-import type { CourseResponse } from '../response.js';
+import { FRAMING_HEADERS, type CourseResponse } from '../response.js';
 
 /** Statuses that never carry a body. */
 export const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 
-/** The headers both adapters send for `response`: its own plus `content-length`. */
+/**
+ * The headers both adapters send for `response`: its own plus `content-length`, computed from
+ * the body whatever the record says. A framing header written into the record past `header()`
+ * (which refuses them) throws, and the client gets a 500, as for any header HTTP cannot carry;
+ * only the router's own `Connection: close` (a refused upload) passes.
+ */
 export function finalHeaders(response: CourseResponse): Record<string, string> {
   const headers = response.headers;
-  if (headers['content-length'] === undefined && !NULL_BODY_STATUS.has(response.status)) {
-    const body = response.body;
-    headers['content-length'] = String(
-      body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
-    );
+  if (
+    headers['transfer-encoding'] !== undefined ||
+    headers['te'] !== undefined ||
+    headers['trailer'] !== undefined ||
+    headers['upgrade'] !== undefined ||
+    headers['keep-alive'] !== undefined ||
+    headers['proxy-connection'] !== undefined ||
+    (headers['connection'] !== undefined && headers['connection'] !== 'close')
+  )
+    throw new TypeError('course: a response holds a framing header, which the adapter writes');
+  if (NULL_BODY_STATUS.has(response.status)) {
+    if (headers['content-length'] !== undefined)
+      throw new TypeError(`course: a ${response.status} response has no Content-Length`);
+    return headers;
   }
+  const body = response.body;
+  headers['content-length'] = String(
+    body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
+  );
   return headers;
 }
 
@@ -20,4 +38,9 @@ export function headerPairs(response: CourseResponse): [string, string][] {
   const pairs = Object.entries(finalHeaders(response));
   for (const cookie of response.cookies) pairs.push(['set-cookie', cookie]);
   return pairs;
+}
+
+/** Whether a header of a `Response` a route returned is one the adapter writes itself. */
+export function isFraming(name: string): boolean {
+  return FRAMING_HEADERS.has(name);
 }

@@ -6,7 +6,7 @@ import {
   type StartOptions,
 } from '../dispatch.js';
 import { readFetchBody } from '../body.js';
-import { headerPairs, NULL_BODY_STATUS } from './_common.js';
+import { headerPairs, isFraming, NULL_BODY_STATUS } from './_common.js';
 import { logError } from '../log.js';
 import { CourseRequest } from '../request.js';
 import type { RouteTable } from '../../types.js';
@@ -53,9 +53,12 @@ function respond(
     {
       // A Fetch runtime may leave Host out of the headers; the URL always has it.
       header: (name) => headers.get(name) ?? (name === 'host' ? hostOf(url) : undefined),
-      body: (limit) => readFetchBody(native, limit),
+      body: (limit) => readFetchBody(native, limit, options.requestTimeout),
       remoteAddress: info?.remoteAddress,
       tls: url.startsWith('https:'),
+      // A runtime builds the URL from Host, or from an absolute-form target (which wins over
+      // Host, RFC 9112 §3.2.2): the URL's host is the one routes see, whatever Host says.
+      authority: hostOf(url),
     },
     native,
   );
@@ -79,12 +82,35 @@ function hostOf(url: string): string | undefined {
   return url.slice(start + 3, end === -1 ? undefined : end) || undefined;
 }
 
+/**
+ * The framing headers of a `Response` a route returned, which the runtime writes itself from the
+ * body it sends (as node:http does): left in, they could contradict it. `undefined` when none.
+ */
+function framing(headers: Headers): string[] | undefined {
+  let found: string[] | undefined;
+  headers.forEach((_, name) => {
+    if (isFraming(name)) (found ??= []).push(name);
+  });
+  return found;
+}
+
 function toResponse(outcome: Outcome, head: boolean): Response {
   if (outcome instanceof Response) {
-    if (!head) return outcome;
+    const framed = framing(outcome.headers);
+    if (!head && !framed) return outcome;
+    const init = {
+      status: outcome.status,
+      statusText: outcome.statusText,
+      headers: outcome.headers,
+    };
+    if (framed) {
+      init.headers = new Headers(outcome.headers);
+      for (const name of framed) init.headers.delete(name);
+    }
+    if (!head) return new Response(outcome.body, init);
     // The body is not sent: its source is told to stop.
     outcome.body?.cancel().catch(() => {});
-    return new Response(null, outcome);
+    return new Response(null, init);
   }
   const body = outcome.body;
   const empty = head || body === null || NULL_BODY_STATUS.has(outcome.status);

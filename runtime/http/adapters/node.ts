@@ -9,7 +9,7 @@ import {
   type StartOptions,
 } from '../dispatch.js';
 import { readNodeBody } from '../body.js';
-import { finalHeaders, NULL_BODY_STATUS } from './_common.js';
+import { finalHeaders, isFraming, NULL_BODY_STATUS } from './_common.js';
 import { logError } from '../log.js';
 import { CourseRequest, type RequestSource } from '../request.js';
 import type { RouteTable } from '../../types.js';
@@ -21,7 +21,9 @@ export function createNodeHandler(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const head = req.method === 'HEAD';
-    const raw = req.url ?? '/';
+    let raw = req.url ?? '/';
+    // Encoded first, as the Fetch adapter measures it (node:http's 16 KiB head bounds it).
+    if (UNENCODED.test(raw)) raw = encodeTarget(raw);
     if (raw.length > MAX_TARGET_LENGTH) return send(badRequest(414), res, head);
     const request = new CourseRequest(
       req.method ?? 'GET',
@@ -41,6 +43,25 @@ export function createNodeHandler(
 }
 
 // --- internal ---
+
+// What node:http passes on raw in a target and the URL parser (so the Fetch adapter) encodes:
+// in the path `"<>` backtick `{}`, in the query `"'<>`. Node refuses controls, spaces and
+// non-ASCII bytes itself; `\` is read as `/` by the path rules.
+const UNENCODED = /["'<>`{}]/;
+const PATH_ENCODED = /["<>`{}]/g;
+const QUERY_ENCODED = /["'<>]/g;
+
+/** `raw` percent-encoded as the WHATWG URL parser encodes a path and a query. */
+function encodeTarget(raw: string): string {
+  const q = raw.indexOf('?');
+  const path = q === -1 ? raw : raw.slice(0, q);
+  const encoded = path.replace(PATH_ENCODED, escape);
+  return q === -1 ? encoded : encoded + raw.slice(q).replace(QUERY_ENCODED, escape);
+}
+
+function escape(char: string): string {
+  return `%${char.charCodeAt(0).toString(16).toUpperCase()}`;
+}
 
 /** Headers, body and peer of a `node:http` request. */
 class NodeSource implements RequestSource {
@@ -120,8 +141,9 @@ function send(outcome: Outcome, res: ServerResponse, head: boolean): void {
 function sendFetchResponse(response: Response, res: ServerResponse, head: boolean): void {
   res.statusCode = response.status;
   const cookies = response.headers.getSetCookie();
+  // Framing is node:http's: it writes Content-Length or chunked from what it sends.
   response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie') res.setHeader(name, value);
+    if (name !== 'set-cookie' && !isFraming(name)) res.setHeader(name, value);
   });
   if (cookies.length > 0) res.setHeader('set-cookie', cookies);
   if (head || response.body === null) {
