@@ -12,7 +12,7 @@ const { Course } = await import('course-router');
 globalThis.gc();
 const heapBefore = process.memoryUsage().heapUsed;
 const started = performance.now();
-const table = await import(pathToFileURL(path.join(dir, 'generated/routes.gen.mjs')).href);
+const table = await import(pathToFileURL(path.join(dir, 'generated/routes.gen.js')).href);
 const keep = Course.start(table.default);
 const ms = performance.now() - started;
 globalThis.gc();
