@@ -30,7 +30,7 @@ export function emitNodeFunctions(
 ): { functions: string[]; tables: string[] } {
   const functions: string[] = [];
   const tables: string[] = [];
-  const emit = (node: TreeNode, prefix: number): string => {
+  const emit = (node: TreeNode, prefix: number, under: string): string => {
     const name = `$n${functions.length}`;
     functions.push('');
     const body: string[] = [];
@@ -39,7 +39,7 @@ export function emitNodeFunctions(
       const start = prefix + 1;
       body.push(`let end = path.indexOf('/', ${start});`, 'if (end === -1) end = path.length;');
       const named = children.map(([segment, child]) => {
-        return [segment, emit(child, prefix + 1 + segment.length)] as const;
+        return [segment, emit(child, prefix + 1 + segment.length, `${under}/${segment}`)] as const;
       });
       if (named.length <= COMPARE_MAX) {
         for (const [segment, fn] of named) {
@@ -66,13 +66,14 @@ export function emitNodeFunctions(
     }
     body.push(...routeLines(node, tried, regex), 'return undefined;');
     functions[Number(name.slice(2))] = [
+      `/** Paths ${under === '' ? 'that are no static path' : `under ${JSON.stringify(under.replace(/\*\//g, '*\\/'))}`}. */`,
       `function ${name}(method: string, path: string, host: string): MatchHit | undefined {`,
       ...body.map((line) => `  ${line}`),
       '}',
     ].join('\n');
     return name;
   };
-  emit(root, 0);
+  emit(root, 0, '');
   return { functions, tables };
 }
 
@@ -160,10 +161,11 @@ function singleLines(
 ): string[] {
   const hit = (params: string, normal = false): string =>
     `return { route: $routes.at(${route.route}), params: ${params}${normal ? ', normal: true' : ''} };`;
+  const about = `// ${route.about}`;
   if (steps === undefined) {
     const attempt = [`p = ${route.test}(path, host);`, `if (p !== undefined) ${hit('p')}`];
-    if (route.verbs === undefined) return attempt;
-    return [`if (${verbTest(route.verbs)}) {`, ...indent(attempt), '}'];
+    if (route.verbs === undefined) return [about, ...attempt];
+    return [about, `if (${verbTest(route.verbs)}) {`, ...indent(attempt), '}'];
   }
   const label = names('b');
   const context: CodeContext = { fail: `break ${label};`, name: names, regex };
@@ -174,7 +176,7 @@ function singleLines(
   const test = pathLines(steps, at, values, context, (found, normal) =>
     hit(`[${found.join(', ')}]`, normal),
   );
-  return [`${label}: {`, ...indent([...guard, ...test]), '}'];
+  return [about, `${label}: {`, ...indent([...guard, ...test]), '}'];
 }
 
 /** The literal and required parameter a route's remaining steps begin with. */

@@ -14,6 +14,8 @@ export type SegmentStep =
    */
   | {
       kind: 'param';
+      /** The parameter's name, for readers of the generated tables. */
+      name: string;
       optional: boolean;
       check: string | undefined;
       flags: string;
@@ -47,6 +49,7 @@ export function segmentSteps(route: {
     const word = token.regex === DEFAULT_REGEX && !token.caseless;
     return {
       kind: 'param',
+      name: token.name,
       optional: token.optional,
       check: word ? undefined : `^(?:${token.regex})$`,
       flags,

@@ -9,6 +9,7 @@ const ROUTES = `import { Course } from 'course-router';\nCourse.get('/', () => '
 
 let dir: string;
 const out = () => path.join(dir, 'generated/routes.gen.ts');
+const closures = () => path.join(dir, 'generated/routes.closures.gen.ts');
 
 beforeAll(() => {
   dir = writeApp({ 'routes.ts': ROUTES });
@@ -19,14 +20,16 @@ describe('course build', () => {
   it('--check fails before the first build, writing nothing', async () => {
     const result = await runCli(['build', '--root', dir, '--check']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('is out of date');
+    expect(result.stderr).toContain('are out of date');
     expect(() => statSync(out())).toThrow();
   });
 
   it('builds, with one summary line', async () => {
     const result = await runCli(['build', '--root', dir]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^wrote .*routes\.gen\.ts: 1 routes from 1 files in \d+ ms\n$/);
+    expect(result.stdout).toMatch(
+      /^wrote .*routes\.gen\.ts and .*routes\.closures\.gen\.ts: 1 routes from 1 files in \d+ ms\n$/,
+    );
   });
 
   it('is deterministic and leaves an unchanged output untouched', async () => {
@@ -45,7 +48,7 @@ describe('course build', () => {
     writeFile(dir, 'routes.ts', ROUTES.replace("'one'", "'two'"));
     const stale = await runCli(['build', '--root', dir, '--check']);
     expect(stale.code).toBe(1);
-    expect(readFileSync(out(), 'utf8')).toContain("'one'");
+    expect(readFileSync(closures(), 'utf8')).toContain("'one'");
   });
 
   it('--json reports the build for tools', async () => {
