@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { format } from 'prettier';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,6 +69,7 @@ describe('course build', () => {
     try {
       expect((await runCli(['build', '--root', app])).code).toBe(0);
       expect(readFileSync(path.join(app, 'out/table.gen.ts'), 'utf8')).toContain('"home"');
+      expect(readFileSync(path.join(app, 'out/table.closures.gen.ts'), 'utf8')).toContain("'one'");
     } finally {
       removeApp(app);
     }
@@ -108,14 +109,61 @@ describe('course build', () => {
     }
   });
 
+  it('keeps closures in a module beside the output, which --check covers and a build removes when stale', async () => {
+    const app = writeApp({
+      'routes.ts': ROUTES,
+      'app/Components/Controller/Home.ts':
+        'export class Home {\n  index() {\n    return 1;\n  }\n}\n',
+    });
+    const main = path.join(app, 'generated/routes.gen.ts');
+    const sibling = path.join(app, 'generated/routes.closures.gen.ts');
+    const check = () => runCli(['build', '--root', app, '--check']);
+    try {
+      expect((await runCli(['build', '--root', app])).code).toBe(0);
+      expect(readFileSync(sibling, 'utf8')).toContain("0: () => 'one'");
+      // A hand edit of the closures module is out of date; a build puts it back.
+      writeFileSync(sibling, readFileSync(sibling, 'utf8').replace("'one'", "'edited'"));
+      const edited = await check();
+      expect([edited.code, edited.stderr]).toEqual([
+        1,
+        expect.stringMatching(/^\S*routes\.closures\.gen\.ts is out of date/),
+      ]);
+      await runCli(['build', '--root', app]);
+      expect(readFileSync(sibling, 'utf8')).toContain("'one'");
+      // No closure, no closures module: the build removes it, and the module stops importing it.
+      writeFile(app, 'routes.ts', ROUTES.replace("() => 'one'", "'Home@index'"));
+      const built = await runCli(['build', '--root', app]);
+      expect(built.stdout).toMatch(/^wrote \S*routes\.gen\.ts: 1 routes/);
+      expect(existsSync(sibling)).toBe(false);
+      expect(readFileSync(main, 'utf8')).not.toContain('routes.closures.gen');
+      // One left behind is stale: --check names it, a build removes it.
+      writeFileSync(sibling, 'export const closures = {};\n');
+      const stale = await check();
+      expect([stale.code, stale.stderr]).toEqual([
+        1,
+        expect.stringMatching(/^\S*routes\.closures\.gen\.ts is out of date/),
+      ]);
+      expect((await runCli(['build', '--root', app])).code).toBe(0);
+      expect(existsSync(sibling)).toBe(false);
+      expect((await check()).code).toBe(0);
+    } finally {
+      removeApp(app);
+    }
+  });
+
   it('a generated 300-route app builds to a prettier fixpoint', async () => {
     const app = generateApp(`${dir}-300`, 300);
     try {
       expect((await runCli(['build', '--root', app.dir])).code).toBe(0);
-      const code = readFileSync(path.join(app.dir, 'generated/routes.gen.ts'), 'utf8');
-      expect(await format(code, { parser: 'typescript', printWidth: 100, singleQuote: true })).toBe(
-        code,
-      );
+      // The demo's closures module too: the 300 routes have none.
+      for (const file of [
+        path.join(app.dir, 'generated/routes.gen.ts'),
+        path.join(ROOT, 'generated/routes.closures.gen.ts'),
+      ]) {
+        const code = readFileSync(file, 'utf8');
+        const options = { parser: 'typescript', printWidth: 100, singleQuote: true } as const;
+        expect(await format(code, options), file).toBe(code);
+      }
     } finally {
       removeApp(app.dir);
     }

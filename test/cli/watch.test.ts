@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, removeApp, writeApp, writeFile } from '../_utils.js';
@@ -84,5 +84,15 @@ describe('course watch', () => {
     writeFile(dir, 'routes.ts', ROUTES(`Course.get('/', () => 'fixed');`));
     await until(() => count(stdout, 'wrote') > before, 'the recovery');
     expect(closures()).toContain("'fixed'");
+  });
+
+  it('removes the closures module when the closures go, and writes it when they come back', async () => {
+    const sibling = path.join(dir, 'generated/routes.closures.gen.ts');
+    writeFile(dir, 'routes.ts', ROUTES(`Course.get('/', 'Pages@show');`));
+    await until(() => !existsSync(sibling), 'the closures module to go');
+    expect(generated()).not.toContain('routes.closures.gen');
+    writeFile(dir, 'routes.ts', ROUTES(`Course.get('/', () => 'back');`));
+    await until(() => existsSync(sibling) && closures().includes("'back'"), 'its return');
+    expect(generated()).toContain("import { closures } from './routes.closures.gen.js';");
   });
 });
