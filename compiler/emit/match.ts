@@ -42,12 +42,11 @@ export function emitMatcher(
     run ? `$u${runs.add(text)}` : `$r${codeRegexes.add(text)}`;
   const dynamic = emitDynamic(tested, inline, regex);
   const nodes = inline
-    ? emitNodeFunctions(tree, dynamic.tried, regex)
+    ? emitNodeFunctions(tree, dynamic.tried, regex, thresholds.compareMax ?? THRESHOLDS.compareMax)
     : { functions: [], tables: [] };
   const testsNote = inline
     ? 'what `allowed` tests, and what the code below\n * calls for a route with a host or `setMatch`'
     : 'what the walker and `allowed` test';
-  const functions: string[] = [];
   const offsets = useTree ? [] : chooseOffsets([...plan.statics.keys()]);
   const about = (h: PlannedHit) => describeRoute(routes[h.route]!);
   const staticCode = useTree
@@ -56,7 +55,6 @@ export function emitMatcher(
           path,
           code: verbSelect(entry, about),
         })),
-        functions,
       )}\nreturn null;`
     : 'return $static.find(path, method);';
   const walk = inline
@@ -126,8 +124,6 @@ function matchStatic(method: string, path: string): MatchHit | undefined | null 
 ${staticCode}
 }
 
-${functions.join('\n\n')}
-
 ${useTree ? `// Every verb of the app, for \`allowed\`.\nconst $verbs = ${JSON.stringify(verbs)};\n` : ''}
 /** The verbs of the routes whose URL matches (for \`405\` and \`Allow\`). */
 function allowed(path: string, host: string): string[] {
@@ -146,10 +142,19 @@ export interface MatcherThresholds {
   inlineMax: number;
   /** Above this many static paths, a table replaces the decision tree. */
   staticTreeMax: number;
+  /**
+   * Above this many children, a node of the generated code finds the next by a `Map` lookup on
+   * the segment rather than comparing each in turn [8].
+   */
+  compareMax?: number;
 }
 
 /** The thresholds of every build. */
-export const THRESHOLDS: Readonly<MatcherThresholds> = { inlineMax: 64, staticTreeMax: 128 };
+export const THRESHOLDS: Readonly<Required<MatcherThresholds>> = {
+  inlineMax: 64,
+  staticTreeMax: 128,
+  compareMax: 8,
+};
 
 // --- internal ---
 

@@ -12,21 +12,19 @@ import {
 } from './path-code.js';
 import type { SegmentStep } from './segments.js';
 
-// Above this many children, a node finds the next one by a property lookup on the segment
-// rather than comparing each in turn.
-const COMPARE_MAX = 8;
-
 /**
  * The dynamic-route tree as code, one function per node: the segment at the node's depth
  * picks the child (its literal prefix is known at build time, so positions are constants),
  * and a node no child takes tries its routes in registration order, each from where the
  * walk left the path (`routeLines`). Small functions, each optimised on its own, however many
- * routes the app has. Returns the functions (root first) and the child tables they use.
+ * routes the app has. A node of more than `compareMax` children finds the next by a `Map`
+ * lookup on the segment. Returns the functions (root first) and the child tables they use.
  */
 export function emitNodeFunctions(
   root: TreeNode,
   tried: readonly TriedRoute[],
   regex: RegexConstant,
+  compareMax: number,
 ): { functions: string[]; tables: string[] } {
   const functions: string[] = [];
   const tables: string[] = [];
@@ -41,7 +39,7 @@ export function emitNodeFunctions(
       const named = children.map(([segment, child]) => {
         return [segment, emit(child, prefix + 1 + segment.length, `${under}/${segment}`)] as const;
       });
-      if (named.length <= COMPARE_MAX) {
+      if (named.length <= compareMax) {
         for (const [segment, fn] of named) {
           const test =
             segment === ''
