@@ -1,6 +1,6 @@
 // One route set built in several matcher shapes, each one's lookups (the server's
 // `resolveTarget`) timed side by side in one process: what a shape or threshold gains.
-// `npx tsx bench/shapes.ts [standard | scale N | wide] ['{"name": thresholds, …}']`, e.g.
+// `npx tsx bench/shapes.ts [standard | scale N | statics N | wide] ['{"name": thresholds, …}']`, e.g.
 // `npx tsx bench/shapes.ts standard '{"code": {}, "walker": {"inlineMax": 0}}'`. The first shape
 // is the one the others are compared with (`x/first`, fresh strings).
 import path from 'node:path';
@@ -16,7 +16,7 @@ import { benchDir } from './temp.js';
 type Case = [name: string, requests: (readonly [string, string])[]];
 
 const [set = 'standard', ...rest] = process.argv.slice(2);
-const size = set === 'scale' ? Number(rest.shift()) : undefined;
+const size = set === 'scale' || set === 'statics' ? Number(rest.shift()) : undefined;
 const shapes = JSON.parse(rest[0] ?? '{"default": {}}') as Record<
   string,
   Partial<MatcherThresholds>
@@ -59,6 +59,14 @@ function routeSet(): { routes: BenchRoute[]; cases: Case[] } {
         ['static', app.urls.filter((u) => !dynamic(u)).map((u) => ['GET', u] as const)],
         ['dynamic', app.urls.filter(dynamic).map((u) => ['GET', u] as const)],
       ],
+    };
+  }
+  if (set === 'statics') {
+    // Static paths alone, in 23 groups of one first segment, each looked up in turn.
+    const paths = Array.from({ length: size! }, (_, i) => `/s${i % 23}/page${i}`);
+    return {
+      routes: paths.map((path) => ({ method: 'GET', path })),
+      cases: [[`${size} static paths`, paths.map((p) => ['GET', p] as const)]],
     };
   }
   if (set === 'wide') {
