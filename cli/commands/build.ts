@@ -55,7 +55,8 @@ export async function runBuild(options: BuildCommandOptions, out: Output): Promi
       );
       return 1;
     }
-    if (!options.quiet) out.info(`${file} is up to date (${result.app.routes.length} routes)`);
+    const verb = result.closures === undefined ? 'is' : 'are';
+    if (!options.quiet) out.info(`${file} ${verb} up to date (${result.app.routes.length} routes)`);
     return 0;
   }
   if (!options.quiet) {

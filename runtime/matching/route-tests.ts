@@ -97,29 +97,34 @@ type StoredTest = [
 ];
 
 function readTest([route, verbs, path, host]: StoredTest): RouteTest {
-  const program = Array.isArray(path) ? path.map(readStep) : undefined;
-  const regex = Array.isArray(path) ? undefined : path;
-  return {
+  const base = {
     route,
-    verbs: verbs === '*' ? 0 : verbs.split('|'),
-    host:
-      host === undefined ? 0 : typeof host === 'string' ? host : new RegExp(host.regex, host.flags),
-    hostBound: typeof host === 'object' ? [host.fixed, host.params] : 0,
-    path:
-      program ??
-      ('match' in regex!
-        ? new RegExp(regex.match, regex.flags)
-        : new RegExp(regex!.regex, regex!.flags)),
-    pathBound:
-      regex === undefined ? 0 : [regex.fixed, regex.params, 'head' in regex ? regex.head : ''],
-    url:
-      regex !== undefined && 'match' in regex && regex.url !== undefined
-        ? new RegExp(regex.url, regex.urlFlags)
-        : 0,
-    urlParams: regex !== undefined && 'match' in regex ? regex.urlParams : 0,
-    captures: regex !== undefined && 'match' in regex ? regex.captures : 0,
-    pieces: program === undefined ? 0 : leadingSegments(program),
+    verbs: verbs === '*' ? (0 as const) : verbs.split('|'),
+    host: host === undefined ? (0 as const) : typeof host === 'string' ? host : regexOf(host),
+    hostBound: typeof host === 'object' ? ([host.fixed, host.params] as const) : (0 as const),
+    url: 0 as const,
+    urlParams: 0,
+    captures: 0,
   };
+  if (Array.isArray(path)) {
+    const program = path.map(readStep);
+    return { ...base, path: program, pathBound: 0, pieces: leadingSegments(program) };
+  }
+  const bound = [path.fixed, path.params, 'head' in path ? path.head : ''] as const;
+  if ('regex' in path) return { ...base, path: regexOf(path), pathBound: bound, pieces: 0 };
+  return {
+    ...base,
+    path: new RegExp(path.match, path.flags),
+    pathBound: bound,
+    url: path.url === undefined ? 0 : new RegExp(path.url, path.urlFlags),
+    urlParams: path.urlParams,
+    captures: path.captures,
+    pieces: 0,
+  };
+}
+
+function regexOf({ regex, flags }: { regex: string; flags: string }): RegExp {
+  return new RegExp(regex, flags);
 }
 
 function readStep(step: Step): SegmentProgram[number] {
