@@ -2,12 +2,16 @@
 // `resolveTarget`) timed side by side in one process: what a shape or threshold gains.
 // `npx tsx bench/shapes.ts [standard | scale N | statics N | wide] ['{"name": thresholds, …}']`, e.g.
 // `npx tsx bench/shapes.ts standard '{"code": {}, "walker": {"inlineMax": 0}}'`. The first shape
-// is the one the others are compared with (`x/first`, fresh strings).
+// is the one the others are compared with (`x/first`, fresh strings). Each shape's app runs on a
+// copy of the built runtime of its own, as `bench:compare`'s two sides do: code shared between
+// shapes would carry one shape's type feedback into the other's.
+import { cpSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type MatcherThresholds } from '../compiler/index.js';
-import { resolveTarget } from '../runtime/http/target.js';
+import type { resolveTarget as ResolveTarget } from '../runtime/http/target.js';
 import type { RouteTable } from '../runtime/types.js';
+import { checkout, ROOT } from './checkout.js';
 import { measureLookups } from './lookup.js';
 import { scaleRoutes, STANDARD_CASES, STANDARD_ROUTES, type BenchRoute } from './route-sets.js';
 import { writeCourseApp, type Contender } from './routers.js';
@@ -26,8 +30,14 @@ const { routes, cases } = routeSet();
 const contenders: Contender[] = [];
 for (const [name, thresholds] of Object.entries(shapes)) {
   const dir = benchDir(`shape-${name}`);
-  writeCourseApp(dir, routes);
+  const runtime = benchDir(`runtime-${name}`);
+  for (const part of ['package.json', 'dist'])
+    cpSync(path.join(ROOT, 'runtime', part), path.join(runtime, part), { recursive: true });
+  writeCourseApp(dir, routes, false, { ...checkout(ROOT), runtime });
   await build({ root: dir, thresholds: { inlineMax: 64, staticTreeMax: 128, ...thresholds } });
+  const { resolveTarget } = (await import(
+    pathToFileURL(path.join(runtime, 'dist/http/target.js')).href
+  )) as { resolveTarget: typeof ResolveTarget };
   const { default: table } = (await import(
     pathToFileURL(path.join(dir, 'generated/routes.gen.ts')).href
   )) as { default: RouteTable };
