@@ -54,7 +54,7 @@ export class RouteList {
   readonly #rows: Rows<RouteEntry>;
   readonly #closures: Readonly<Record<number, AnyFunction>>;
   readonly #classes: Readonly<Record<string, AnyClass>>;
-  readonly #hits: (MatchHit | undefined)[] = [];
+  #hits: (MatchHit | undefined)[] | undefined;
   #callbacks: Record<string, (params: Params) => unknown> | undefined;
 
   constructor(
@@ -83,7 +83,9 @@ export class RouteList {
 
   /** A hit of route `index` with no parameter values, made once. */
   hit(index: number): MatchHit {
-    return (this.#hits[index] ??= { route: this.at(index), params: [] });
+    // Made at its full length: an array filled from far in would hold its items as a dictionary.
+    const hits = (this.#hits ??= new Array<MatchHit | undefined>(this.length));
+    return (hits[index] ??= { route: this.at(index), params: [] });
   }
 
   /** Route callbacks by `'Class@method'`, the first route naming one winning. */

@@ -31,16 +31,33 @@ export const MAX_OFFSETS = 4;
  * The static paths of a large app, as the generated module lists them: one per line,
  * `[path, verbs, answer, verbs, answer, …]`, verbs as `GET|HEAD` (`*`: every verb) and an answer a
  * route number, or `[route, value, …]` when the route has parameters (`null`: an absent one),
- * verbs with one answer together. The table is built
- * when a request first needs it: paths found by their key (`staticKeyOf`, computed in
- * JavaScript: `Map.get` with a request's new string would first have V8 hash all of it in a
- * runtime call), then one comparison.
+ * verbs with one answer together. The table is built when a request first needs it: paths
+ * found by their key (`staticKeyOf`, computed in JavaScript: `Map.get` with a request's new
+ * string would first have V8 hash all of it in a runtime call), then one comparison.
  */
 export class StaticPaths {
   readonly #routes: RouteList;
   readonly #offsets: readonly number[];
   readonly #text: string;
-  #table: Table | undefined;
+  #built = false;
+  /**
+   * `[path, answer, path, answer, …]`, a path beside its answer (one cache line for both): an
+   * answer is `hit × sets + set` when the path's verbs (`#verbs[set]`) share one hit, else
+   * `[verb, hit, …]`; a hit is a position in `#stored`.
+   */
+  #entries: (string | Answer)[] = [];
+  #verbs: string[][] = [];
+  #stored: Stored[] = [];
+  /** Each stored answer as a hit, made when first returned. */
+  #hits: (MatchHit | undefined)[] = [];
+  /**
+   * Open-addressed: `[key, position]` per slot (the path's position in `#entries`, `-1` in an
+   * empty slot), found by the key's Fibonacci hash; paths that share a key take further slots.
+   * Read inline, with no `Map` call.
+   */
+  #slots = new Int32Array(0);
+  #shift = 32;
+  #key: (path: string) => number = () => 0;
 
   constructor(routes: RouteList, offsets: readonly number[], rows: string) {
     this.#routes = routes;
@@ -50,16 +67,14 @@ export class StaticPaths {
 
   /** The hit of `method` on `path`; `undefined`: not for this verb; `null`: not a static path. */
   find(path: string, method: string): MatchHit | undefined | null {
-    const table = (this.#table ??= this.#build());
-    const at = table.find(path);
-    if (at === -1) return null;
+    const answer = this.#answer(path);
+    if (answer === undefined) return null;
     let hit: number | undefined;
-    const set = table.sets[at]!;
-    if (set !== -1) {
-      const verbs = table.verbs[set]!;
-      if (listsVerb(verbs, method) || verbs.includes('*')) hit = table.hitOf[at]!;
+    if (typeof answer === 'number') {
+      const sets = this.#verbs.length;
+      const verbs = this.#verbs[answer % sets]!;
+      if (listsVerb(verbs, method) || verbs.includes('*')) hit = Math.floor(answer / sets);
     } else {
-      const answer = table.mixed[table.hitOf[at]!]!;
       for (let i = 0; i < answer.length; i += 2) {
         const verb = answer[i];
         if (verb === method) {
@@ -69,17 +84,32 @@ export class StaticPaths {
         if (verb === '*') hit = answer[i + 1] as number;
       }
     }
-    return hit === undefined ? undefined : (table.hits[hit] ??= this.#hit(table.stored[hit]!));
+    return hit === undefined ? undefined : (this.#hits[hit] ??= this.#hit(this.#stored[hit]!));
   }
 
   /** The verbs `path` answers, or `undefined` when it is not a static path. */
   verbs(path: string): string[] | undefined {
-    const table = (this.#table ??= this.#build());
-    const at = table.find(path);
-    if (at === -1) return undefined;
-    const set = table.sets[at]!;
-    if (set !== -1) return [...table.verbs[set]!];
-    return table.mixed[table.hitOf[at]!]!.filter((_, i) => i % 2 === 0) as string[];
+    const answer = this.#answer(path);
+    if (answer === undefined) return undefined;
+    if (typeof answer === 'number') return [...this.#verbs[answer % this.#verbs.length]!];
+    return answer.filter((_, i) => i % 2 === 0) as string[];
+  }
+
+  #answer(path: string): Answer | undefined {
+    if (!this.#built) this.#build();
+    const key = this.#key(path);
+    const slots = this.#slots;
+    for (let slot = this.#slotOf(key); ; slot = (slot + 2) & (slots.length - 1)) {
+      const position = slots[slot + 1]!;
+      if (position === -1) return undefined;
+      if (slots[slot] === key && this.#entries[position] === path) {
+        return this.#entries[position + 1] as Answer;
+      }
+    }
+  }
+
+  #slotOf(key: number): number {
+    return (Math.imul(key, 0x9e3779b1) >>> this.#shift) << 1;
   }
 
   #hit(stored: Stored): MatchHit {
@@ -91,30 +121,44 @@ export class StaticPaths {
         };
   }
 
-  #build(): Table {
+  #build(): void {
     const rows = parseLines(this.#text) as [string, ...(string | Stored)[]][];
-    const table = new Table(
-      rows.map(([path]) => path),
-      staticKeyOf(this.#offsets),
-    );
     const sets = new Map<string, number>();
-    rows.forEach(([, ...pairs], at) => {
-      if (pairs.length === 2) {
+    // A path whose verbs share one hit keeps `[hit, set]` until the count of sets is known.
+    const answers = rows.map(([, ...pairs]): [number, number] | (string | number)[] => {
+      const hits = pairs
+        .filter((_, k) => k % 2 === 1)
+        .map((h) => this.#stored.push(h as Stored) - 1);
+      if (hits.length === 1) {
         const set = pairs[0] as string;
-        if (!sets.has(set)) sets.set(set, table.verbs.push(set.split('|')) - 1);
-        table.sets[at] = sets.get(set)!;
-        table.hitOf[at] = table.stored.push(pairs[1] as Stored) - 1;
-        return;
+        if (!sets.has(set)) sets.set(set, this.#verbs.push(set.split('|')) - 1);
+        return [hits[0]!, sets.get(set)!];
       }
-      const answer: (string | number)[] = [];
-      for (let k = 0; k < pairs.length; k += 2) {
-        const hit = table.stored.push(pairs[k + 1] as Stored) - 1;
-        for (const verb of (pairs[k] as string).split('|')) answer.push(verb, hit);
-      }
-      table.sets[at] = -1;
-      table.hitOf[at] = table.mixed.push(answer) - 1;
+      return hits.flatMap((hit, k) => (pairs[2 * k] as string).split('|').flatMap((v) => [v, hit]));
     });
-    return table;
+    // Made at their full length: an array filled from far in would hold its items as a dictionary.
+    this.#hits = new Array<MatchHit | undefined>(this.#stored.length);
+    const count = this.#verbs.length;
+    this.#entries = rows.flatMap(([path], k) => {
+      const answer = answers[k]!;
+      return [
+        path,
+        typeof answer[0] === 'number' ? answer[0] * count + (answer[1] as number) : answer,
+      ];
+    });
+    const key = (this.#key = staticKeyOf(this.#offsets));
+    let bits = 2;
+    while (1 << bits < rows.length * 2) bits++;
+    this.#shift = 32 - bits;
+    const slots = (this.#slots = new Int32Array(2 << bits).fill(-1));
+    for (let k = 0; k < rows.length; k++) {
+      const pathKey = key(rows[k]![0]);
+      let slot = this.#slotOf(pathKey);
+      while (slots[slot + 1] !== -1) slot = (slot + 2) & (slots.length - 1);
+      slots[slot] = pathKey;
+      slots[slot + 1] = 2 * k;
+    }
+    this.#built = true;
   }
 }
 
@@ -123,61 +167,7 @@ export class StaticPaths {
 /** One past any path's length: an offset that reads nothing. */
 const NONE = 2 ** 30;
 
+type Answer = number | readonly (string | number)[];
+
 /** A route number, or the route and its parameter values (`null`: absent). */
 type Stored = number | [number, ...(string | null)[]];
-
-/** The static paths as a lookup reads them. */
-class Table {
-  readonly paths: readonly string[];
-  /** Per path: its verbs (a position in `verbs`) when they share one answer, else `-1`. */
-  readonly sets: Int32Array;
-  /** Per path: its answer (a position in `stored`), or with several, a position in `mixed`. */
-  readonly hitOf: Int32Array;
-  readonly verbs: string[][] = [];
-  /** `[verb, hit, …]` of each path whose verbs get different answers. */
-  readonly mixed: (string | number)[][] = [];
-  readonly stored: Stored[] = [];
-  /** Each stored answer as a hit, made when first returned. */
-  readonly hits: (MatchHit | undefined)[] = [];
-  /**
-   * Open-addressed: `[key, position]` per slot (`-1` in an empty slot's position), found by
-   * the key's Fibonacci hash; paths that share a key take further slots. Read inline, with no
-   * `Map` call.
-   */
-  readonly #slots: Int32Array;
-  readonly #shift: number;
-  readonly #key: (path: string) => number;
-
-  constructor(paths: readonly string[], key: (path: string) => number) {
-    this.paths = paths;
-    this.sets = new Int32Array(paths.length);
-    this.hitOf = new Int32Array(paths.length);
-    this.#key = key;
-    let bits = 2;
-    while (1 << bits < paths.length * 2) bits++;
-    this.#shift = 32 - bits;
-    const slots = (this.#slots = new Int32Array(2 << bits).fill(-1));
-    for (let k = 0; k < paths.length; k++) {
-      const pathKey = key(paths[k]!);
-      let slot = this.#slotOf(pathKey);
-      while (slots[slot + 1] !== -1) slot = (slot + 2) & (slots.length - 1);
-      slots[slot] = pathKey;
-      slots[slot + 1] = k;
-    }
-  }
-
-  /** The position of `path`, or `-1`. */
-  find(path: string): number {
-    const key = this.#key(path);
-    const slots = this.#slots;
-    for (let slot = this.#slotOf(key); ; slot = (slot + 2) & (slots.length - 1)) {
-      const position = slots[slot + 1]!;
-      if (position === -1) return -1;
-      if (slots[slot] === key && this.paths[position] === path) return position;
-    }
-  }
-
-  #slotOf(key: number): number {
-    return (Math.imul(key, 0x9e3779b1) >>> this.#shift) << 1;
-  }
-}
