@@ -496,10 +496,7 @@ const $handlerGroups: HandlerGroup[] = [
   [/^\//, undefined, [PageHandler]],
 ];
 
-const table = defineRoutes({
-  get routes() {
-    return $routes.all();
-  },
+const table = defineRoutes($routes, {
   match,
   allowed,
   names,
@@ -509,9 +506,6 @@ const table = defineRoutes({
   bootManagers: [],
   csrfVerifier: CsrfVerifier,
   errorRedirect: undefined,
-  get callbacks() {
-    return $routes.callbacks();
-  },
 });
 export default table;
 

@@ -17,7 +17,6 @@ export function emitRouter(app: CompiledApp, context: EmitContext): Chunk[] {
     return `[${regexLiteral(g.prefix)}, ${host}, ${handlers}, ${JSON.stringify(hostBound(g.domain.tokens))}]`;
   });
   const fields = [
-    'get routes() { return $routes.all(); }',
     'match',
     'allowed',
     'names',
@@ -27,12 +26,11 @@ export function emitRouter(app: CompiledApp, context: EmitContext): Chunk[] {
     `bootManagers: [${app.bootManagers.map((b) => context.classLocal(b.class)).join(', ')}]`,
     `csrfVerifier: ${app.csrfVerifier ? context.classLocal(app.csrfVerifier.class) : 'undefined'}`,
     `errorRedirect: ${app.errorRedirect === undefined ? 'undefined' : str(app.errorRedirect)}`,
-    'get callbacks() { return $routes.callbacks(); }',
   ];
   return [
     code(`/** Groups with exception handlers, innermost first, for requests no route matches. */
 const $handlerGroups: HandlerGroup[] = [${groups.join(', ')}];`),
-    code(`const table = defineRoutes({ ${fields.join(', ')} });
+    code(`const table = defineRoutes($routes, { ${fields.join(', ')} });
 export default table;
 
 /** The URL of a named route of this app, checked by tsc; with no arguments, the current URL. */
