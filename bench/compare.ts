@@ -2,14 +2,16 @@
 // Builds the checkout at <rev> (a git worktree) and this one, builds the same app with each
 // one's compiler, and times each one's lookups (the server's `resolveTarget`) side by side,
 // alternating, on fresh and literal strings. On this machine timings move ±30% between
-// processes; within one they move together, so the ratio is what to read.
+// processes; within one they move together, so the ratio is what to read. Last, the start-up
+// of a 10,000-route app built by each (import + `Course.start()`, fresh processes taking turns)
+// and the size of its generated module.
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { checkout, linkModules, ROOT, type Checkout } from './checkout.js';
-import { measureLookups, type LookupResult } from './lookup.js';
+import { measureLookups, median, type LookupResult } from './lookup.js';
 import {
   QUERY_CASES,
   scaleRoutes,
@@ -18,6 +20,8 @@ import {
   type BenchRoute,
 } from './route-sets.js';
 import { buildTable, type Contender } from './routers.js';
+import { startCourse, writeStartupApp } from './scale.js';
+import { benchDir } from './temp.js';
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -103,7 +107,41 @@ try {
       (now.literal / old.literal).toFixed(2),
     ]);
   }
+  await startup(old, now, row);
 } finally {
   execFileSync('git', ['worktree', 'remove', '--force', worktree], { cwd: ROOT, stdio: 'ignore' });
   rmSync(worktree, { recursive: true, force: true });
+}
+
+/** The start-up rows: each side's 10,000-route app started in fresh processes, taking turns. */
+async function startup(old: Checkout, now: Checkout, row: (cells: string[]) => void) {
+  const { routes } = scaleRoutes(10_000);
+  const sides = [old, now].map((code, k) => ({ code, dir: benchDir(`compare-startup-${k}`) }));
+  const bytes: number[] = [];
+  for (const { code, dir } of sides) bytes.push(await writeStartupApp(dir, routes, code));
+  const samples = sides.map(() => [] as { ms: number; heapMB: number }[]);
+  for (let run = 0; run < (smoke ? 1 : 9); run++) {
+    for (const k of run % 2 === 0 ? [0, 1] : [1, 0]) samples[k]!.push(startCourse(sides[k]!.dir));
+  }
+  const [ms, heap] = (['ms', 'heapMB'] as const).map((key) =>
+    samples.map((list) => median(list.map((s) => s[key]))),
+  ) as [number[], number[]];
+  row([
+    'start-up, 10,000 routes: ms, heap MB',
+    ms[0]!.toFixed(1),
+    ms[1]!.toFixed(1),
+    (ms[1]! / ms[0]!).toFixed(2),
+    heap[0]!.toFixed(2),
+    heap[1]!.toFixed(2),
+    (heap[1]! / heap[0]!).toFixed(2),
+  ]);
+  row([
+    'generated modules, 10,000 routes: kB',
+    (bytes[0]! / 1024).toFixed(0),
+    (bytes[1]! / 1024).toFixed(0),
+    (bytes[1]! / bytes[0]!).toFixed(2),
+    '',
+    '',
+    '',
+  ]);
 }

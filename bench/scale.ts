@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ts } from 'ts-morph';
+import type { Checkout } from './checkout.js';
 import { measureLookups, median, type LookupResult, type RunOptions } from './lookup.js';
 import { scaleRoutes } from './route-sets.js';
 import * as routers from './routers.js';
@@ -129,30 +130,22 @@ async function prepare(size: number) {
 export async function runStartup(size: number, options: RunOptions): Promise<StartupResult[]> {
   const { routes } = scaleRoutes(size);
   const dir = benchDir(`startup-${size}`);
-  routers.writeCourseApp(dir, routes);
-  await (await import('../compiler/index.js')).build({ root: dir });
-  const generated = path.join(dir, 'generated/routes.gen.ts');
-  const js = ts.transpileModule(readFileSync(generated, 'utf8'), {
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-  }).outputText;
-  writeFileSync(path.join(dir, 'generated/routes.gen.mjs'), js);
-  // The controller as JavaScript too, as a production server loads it.
-  const controller = path.join(dir, 'app/Components/Controller/Bench');
-  writeFileSync(`${controller}.js`, readFileSync(`${controller}.ts`, 'utf8'));
+  await writeStartupApp(dir, routes);
   writeFileSync(path.join(dir, 'routes.json'), JSON.stringify(routes));
   const runs = options.smoke ? 1 : 5;
   const out: StartupResult[] = [];
   for (const router of ['course', '@medley/router', 'memoirist', 'rou3', 'find-my-way']) {
     const samples: { ms: number; heapMB: number }[] = [];
     for (let i = 0; i < runs; i++) {
-      // Course's module is imported as a server would, without tsx's loader in the way.
-      const args =
-        router === 'course'
-          ? [path.join(HERE, 'startup-course.mjs'), dir]
-          : ['--import', 'tsx', path.join(HERE, 'startup-child.ts'), router, dir];
-      const text = execFileSync(process.execPath, ['--expose-gc', ...args], {
-        cwd: path.join(HERE, '..'),
-      }).toString();
+      if (router === 'course') {
+        samples.push(startCourse(dir));
+        continue;
+      }
+      const text = execFileSync(
+        process.execPath,
+        ['--expose-gc', '--import', 'tsx', path.join(HERE, 'startup-child.ts'), router, dir],
+        { cwd: path.join(HERE, '..') },
+      ).toString();
       samples.push(JSON.parse(text.trim().split('\n').at(-1)!) as { ms: number; heapMB: number });
     }
     out.push({
@@ -162,4 +155,50 @@ export async function runStartup(size: number, options: RunOptions): Promise<Sta
     });
   }
   return out;
+}
+
+/**
+ * Writes the Course app of `routes` to `dir` for `startCourse`, built by the compiler of `code`
+ * (this checkout's sources by default) and turned into JavaScript as a production server loads it: the
+ * generated modules and the controller. Returns the generated modules' size in bytes.
+ */
+export async function writeStartupApp(
+  dir: string,
+  routes: Parameters<typeof routers.writeCourseApp>[1],
+  code?: Checkout,
+): Promise<number> {
+  routers.writeCourseApp(dir, routes, false, code);
+  const compiler =
+    code === undefined
+      ? await import('../compiler/index.js')
+      : ((await import(pathToFileURL(code.compiler).href)) as {
+          build: (options: { root: string }) => Promise<unknown>;
+        });
+  await compiler.build({ root: dir });
+  let bytes = 0;
+  const generated = path.join(dir, 'generated');
+  for (const name of readdirSync(generated).filter((n) => n.endsWith('.ts'))) {
+    const source = readFileSync(path.join(generated, name), 'utf8');
+    bytes += Buffer.byteLength(source);
+    const js = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    }).outputText;
+    writeFileSync(path.join(generated, name.replace(/\.ts$/, '.js')), js);
+  }
+  const controller = path.join(dir, 'app/Components/Controller/Bench');
+  writeFileSync(`${controller}.js`, readFileSync(`${controller}.ts`, 'utf8'));
+  // Beside the app, so that `course-router` is the app's own (`code`'s runtime).
+  copyFileSync(path.join(HERE, 'startup-course.mjs'), path.join(dir, 'startup-course.mjs'));
+  return bytes;
+}
+
+/** One start-up of the app `writeStartupApp` wrote, in a fresh process. */
+export function startCourse(dir: string): { ms: number; heapMB: number } {
+  // Plain Node, as a server starts, without tsx's loader in the way.
+  const text = execFileSync(
+    process.execPath,
+    ['--expose-gc', path.join(dir, 'startup-course.mjs'), dir],
+    { cwd: dir },
+  ).toString();
+  return JSON.parse(text.trim().split('\n').at(-1)!) as { ms: number; heapMB: number };
 }

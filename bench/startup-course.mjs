@@ -7,12 +7,14 @@ import process from 'node:process';
 import { pathToFileURL } from 'node:url';
 
 const dir = process.argv[2] ?? '.';
-// Load the library before the clock starts: what is timed is the routes, not the import.
+// Load the library before the clock starts: what is timed is the routes, not the import. The
+// library is its public entry and, since there is one, the internal entry generated modules use.
 const { Course } = await import('course-router');
+await import('course-router/internal').catch(() => undefined);
 globalThis.gc();
 const heapBefore = process.memoryUsage().heapUsed;
 const started = performance.now();
-const table = await import(pathToFileURL(path.join(dir, 'generated/routes.gen.mjs')).href);
+const table = await import(pathToFileURL(path.join(dir, 'generated/routes.gen.js')).href);
 const keep = Course.start(table.default);
 const ms = performance.now() - started;
 globalThis.gc();

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type ResolvedConfig } from './config.js';
-import { emitModule } from './emit/index.js';
+import { closuresFileOf, emitModule } from './emit/index.js';
 import type { MatcherThresholds } from './emit/match.js';
 import { expandRoutes } from './expand.js';
 import { BuildError, Diagnostics, RouteDefinitionError } from './errors.js';
@@ -14,7 +14,7 @@ import { SourceIndex } from './source-index.js';
 import type { CompiledApp } from './types.js';
 import { validateShadowing } from './shadowing.js';
 import { validateAttributes, validateDrafts } from './validate.js';
-import { readIfExists, writeIfDifferent } from './write.js';
+import { readIfExists, removeIfExists, writeIfDifferent } from './write.js';
 
 /** Options of `build()`. */
 export interface BuildOptions {
@@ -34,8 +34,14 @@ export interface BuildResult {
   app: CompiledApp;
   /** The formatted module. */
   code: string;
+  /** The module of the route files' closures beside it (`closuresFile`), when there are any. */
+  closures: string | undefined;
+  /** Where that module is; a stale one is removed when the app has no closures. */
+  closuresFile: string;
   /** The output differs from what is on disk. */
   changed: boolean;
+  /** The output files whose text differs from the build's (a stale closures file among them). */
+  stale: string[];
   /** The output was written (never with `check`). */
   written: boolean;
   files: string[];
@@ -55,9 +61,29 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const started = performance.now();
   const config = await loadConfig(options.root ?? process.cwd());
   const compiled = await compile(config, options.index, options.thresholds);
-  const changed = readIfExists(config.outFile) !== compiled.code;
-  const written = !options.check && changed && writeIfDifferent(config.outFile, compiled.code);
-  return { ...compiled, config, changed, written, milliseconds: performance.now() - started };
+  const closuresFile = closuresFileOf(config.outFile);
+  const stale = [
+    ...(readIfExists(config.outFile) === compiled.code ? [] : [config.outFile]),
+    ...(readIfExists(closuresFile) === compiled.closures ? [] : [closuresFile]),
+  ];
+  const changed = stale.length > 0;
+  let written = false;
+  if (!options.check && changed) {
+    // The closures first: the main module imports them.
+    if (compiled.closures === undefined) removeIfExists(closuresFile);
+    else writeIfDifferent(closuresFile, compiled.closures);
+    writeIfDifferent(config.outFile, compiled.code);
+    written = true;
+  }
+  return {
+    ...compiled,
+    closuresFile,
+    config,
+    changed,
+    stale,
+    written,
+    milliseconds: performance.now() - started,
+  };
 }
 
 /** Compiles without writing: the formatted module, the IR and the warnings. */
@@ -65,7 +91,7 @@ export async function compile(
   config: ResolvedConfig,
   index = new SourceIndex(),
   thresholds?: MatcherThresholds,
-): Promise<Pick<BuildResult, 'app' | 'code' | 'files' | 'warnings'>> {
+): Promise<Pick<BuildResult, 'app' | 'code' | 'closures' | 'files' | 'warnings'>> {
   let loaded;
   try {
     loaded = await loadRoutes(config);
@@ -83,13 +109,16 @@ export async function compile(
   const app = resolveApp(drafts, handlerGroups, loaded.recording, config, index, diagnostics);
   validateShadowing(app.routes, config.root, diagnostics);
   if (diagnostics.errors.length > 0) throw new BuildError(diagnostics.errors, config.root);
-  const chunks = emitModule(app, {
+  const modules = emitModule(app, {
     outFile: config.outFile,
     hash: hashInputs(config, loaded.files),
     thresholds,
   });
-  const code = await formatChunks(chunks);
-  return { app, code, files: loaded.files, warnings: diagnostics.warnings };
+  const [code, closures] = await Promise.all([
+    formatChunks(modules.main),
+    modules.closures && formatChunks(modules.closures),
+  ]);
+  return { app, code, closures, files: loaded.files, warnings: diagnostics.warnings };
 }
 
 // --- internal ---

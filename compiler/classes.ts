@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Node } from './_ts-morph.js';
+import { classRefParts } from 'course-router/internal';
 import type { SourceLocation } from 'course-router';
 import type { ResolvedConfig } from './config.js';
 import type { Diagnostics } from './errors.js';
@@ -96,7 +97,7 @@ export function resolveReference(
 ): (ClassRefResolved & { args: string[] }) | undefined {
   const { value, site } = reference;
   if (typeof value === 'string') {
-    const [className = '', ...args] = value.split(':');
+    const { name: className, args } = classRefParts(value);
     const root = Object.keys(config.namespaces)[0] ?? 'App';
     const fqn = className.startsWith('\\') ? className.slice(1) : `${root}\\${className}`;
     const found = findClass(fqn, site.loc, config, index, diagnostics);

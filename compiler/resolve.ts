@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Node, type CallExpression, type Expression } from './_ts-morph.js';
+import { callbackParts } from 'course-router/internal';
 import type { Recording, SourceLocation } from 'course-router';
 import { checkMethod, findClass, resolveReference } from './classes.js';
 import { closureDeps, locationOf } from './closures.js';
@@ -202,8 +203,8 @@ function resolveString(
   index: SourceIndex,
   diagnostics: Diagnostics,
 ): Resolved | undefined {
-  const at = text.lastIndexOf('@');
-  if (at <= 0 || at === text.length - 1) {
+  const parts = callbackParts(text);
+  if (parts === undefined) {
     diagnostics.error(
       'E_CALLBACK',
       `the callback ${JSON.stringify(text)} is not 'Class@method'`,
@@ -212,8 +213,7 @@ function resolveString(
     );
     return undefined;
   }
-  const className = text.slice(0, at);
-  const method = text.slice(at + 1);
+  const [className, method] = parts;
   const fqn = className.startsWith('\\') ? className.slice(1) : `${namespace}\\${className}`;
   const found = findClass(fqn, loc, config, index, diagnostics);
   if (!found || !checkMethod(found, method, loc, index, diagnostics)) return undefined;

@@ -31,6 +31,9 @@ export interface Watcher {
 export function watch(options: WatchOptions): Watcher {
   const index = new SourceIndex();
   const changed = new Set<string>();
+  // The generated files (the module and its closures), known after the first build: writing
+  // them is no change to rebuild for, whatever the configuration names them.
+  const outputs = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
 
@@ -39,7 +42,9 @@ export function watch(options: WatchOptions): Watcher {
       index.refresh([...changed]);
       changed.clear();
       try {
-        options.onBuild({ result: await build({ root: options.root, index }) });
+        const result = await build({ root: options.root, index });
+        outputs.add(path.resolve(result.config.outFile)).add(path.resolve(result.closuresFile));
+        options.onBuild({ result });
       } catch (error) {
         options.onBuild({ error });
       }
@@ -50,7 +55,9 @@ export function watch(options: WatchOptions): Watcher {
   const watcher = chokidarWatch(options.root, {
     ignoreInitial: true,
     ignored: (file) =>
-      /(^|[/\\])(node_modules|\.git|dist)([/\\]|$)/.test(file) || /\.gen\.ts$|\.tmp$/.test(file),
+      /(^|[/\\])(node_modules|\.git|dist)([/\\]|$)/.test(file) ||
+      /\.gen\.ts$|\.tmp$/.test(file) ||
+      outputs.has(path.resolve(file)),
   });
   watcher.on('all', (_event, file) => {
     if (!/\.(?:ts|tsx|mts|js|mjs)$/.test(file)) return;

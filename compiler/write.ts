@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** The file's current text, or `undefined` when it does not exist. */
@@ -21,4 +21,9 @@ export function writeIfDifferent(file: string, content: string): boolean {
   writeFileSync(temporary, content);
   renameSync(temporary, file);
   return true;
+}
+
+/** Removes `file` if it exists. */
+export function removeIfExists(file: string): void {
+  rmSync(file, { force: true });
 }

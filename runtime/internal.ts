@@ -6,24 +6,22 @@ export { defineRoutes } from './matching/define.js';
 export { buildUrl, templates } from './matching/url.js';
 export { url } from './features/helpers.js';
 export { decodeParam, normalizePath } from './http/path.js';
-export { Rows } from './matching/rows.js';
-export { RouteList, type RouteRow, type StackRow } from './matching/route-list.js';
-export { StaticPaths, hitList, staticKey } from './matching/statics.js';
-export { testList } from './matching/route-tests.js';
+export { RouteList, type RouteMore, type RouteRow } from './matching/route-list.js';
+export { StaticPaths, staticKeyOf, MAX_OFFSETS } from './matching/statics.js';
+export { RouteTests, type RouteTest } from './matching/route-tests.js';
 export { handlersOf, type HandlerGroup } from './matching/handler-groups.js';
+export { allowedIn, testPath, walkTree } from './matching/matcher.js';
 export {
-  allowedIn,
+  absentAt,
   charRun,
-  runEnd,
-  testedRoutes,
-  testPath,
-  walkTree,
-  wordEnd,
-} from './matching/matcher.js';
-export type { DynamicRoute, RouteTest, SegmentProgram } from './matching/matcher.js';
-export { parseTree, segmentHash, SKIP_LIMIT } from './matching/tree.js';
+  leadingSegments,
+  segmentEnd,
+  valueEnd,
+  type SegmentProgram,
+} from './matching/segments.js';
+export { parseTree, type MatchTree } from './matching/tree.js';
 export { within } from './matching/bound.js';
-export type { MatchTree } from './matching/tree.js';
+export { callbackParts, classRefParts } from './dsl/class-refs.js';
 export { beginRecording, endRecording } from './dsl/recorder.js';
 export { toList } from './dsl/register.js';
 export { suggestion } from './dsl/near.js';

@@ -34,6 +34,7 @@ export async function runBuild(options: BuildCommandOptions, out: Output): Promi
       JSON.stringify({
         ok: !(options.check && result.changed),
         output: result.config.outFile,
+        closures: result.closures === undefined ? null : result.closuresFile,
         changed: result.changed,
         written: result.written,
         routes: result.app.routes.length,
@@ -45,13 +46,17 @@ export async function runBuild(options: BuildCommandOptions, out: Output): Promi
     return options.check && result.changed ? 1 : 0;
   }
   printDiagnostics(result.warnings, result.config.root, out);
-  const file = path.relative(process.cwd(), result.config.outFile) || result.config.outFile;
+  const file = outputs(result);
   if (options.check) {
     if (result.changed) {
-      out.error(`${file} is out of date: run \`course build\` and commit it`);
+      const stale = result.stale.map(shown).join(' and ');
+      out.error(
+        `${stale} ${result.stale.length > 1 ? 'are' : 'is'} out of date: run \`course build\` and commit it`,
+      );
       return 1;
     }
-    if (!options.quiet) out.info(`${file} is up to date (${result.app.routes.length} routes)`);
+    const verb = result.closures === undefined ? 'is' : 'are';
+    if (!options.quiet) out.info(`${file} ${verb} up to date (${result.app.routes.length} routes)`);
     return 0;
   }
   if (!options.quiet) {
@@ -61,6 +66,23 @@ export async function runBuild(options: BuildCommandOptions, out: Output): Promi
     );
   }
   return 0;
+}
+
+/** The generated files, as a path from here: the module, and its closures when there are any. */
+export function outputs(result: {
+  config: { outFile: string };
+  closures?: string;
+  closuresFile: string;
+}): string {
+  const files = [
+    result.config.outFile,
+    ...(result.closures === undefined ? [] : [result.closuresFile]),
+  ];
+  return files.map(shown).join(' and ');
+}
+
+function shown(file: string): string {
+  return path.relative(process.cwd(), file) || file;
 }
 
 function located(problem: RouteDefinitionError, root: string): Record<string, unknown> {

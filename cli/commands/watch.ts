@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { BuildError, watch } from 'course-compiler';
 import { printDiagnostics, reportFailure, type Output } from '../output.js';
+import { outputs } from './build.js';
 
 /**
  * `course watch [--root DIR] [--serve FILE]`: rebuild on change; errors are printed and watching
@@ -29,7 +30,7 @@ export async function runWatch(
       printDiagnostics(result.warnings, result.config.root, out);
       if (options.serve !== undefined) server ??= serve(options.serve, options.root);
       if (options.quiet && !result.written) return;
-      const file = path.relative(process.cwd(), result.config.outFile) || result.config.outFile;
+      const file = outputs(result);
       out.info(
         `${result.written ? 'wrote' : 'unchanged'} ${file}: ${result.app.routes.length} routes in ${Math.round(result.milliseconds)} ms`,
       );

@@ -1,6 +1,6 @@
 /**
  * A list of distinct values, each added once and then referred to by its position: how the
- * generated tables share verb lists, files, classes, stacks and regexes between rows.
+ * generated code shares one module constant per regex and per table of characters.
  */
 export class Interned<T> {
   readonly values: T[] = [];

@@ -50,6 +50,30 @@ export function regexLiteral(source: string, flags = ''): string {
   return `/${out}/${flags}`;
 }
 
+/**
+ * A call whose last argument is a table of `rows` (`rawRows`), as prettier prints it: hugging
+ * the template when it is the only argument, else one argument per line.
+ */
+export function rowsCall(callee: string, args: readonly string[], rows: readonly string[]): string {
+  const table = `String.raw\`${rawRows(rows)}\``;
+  if (args.length === 0) return `${callee}(${table})`;
+  return `${callee}(\n${[...args, table].map((arg) => `  ${arg},`).join('\n')}\n)`;
+}
+
+/**
+ * The body of a `String.raw` template holding `rows` (JSON texts), one per line after a line
+ * break, so that a reader sees one row a line: a backtick, `${` and the line separators JSON
+ * leaves as they are are written as JSON escapes, which mean the same to `JSON.parse`.
+ */
+export function rawRows(rows: readonly string[]): string {
+  const text = rows
+    .join('\n')
+    .replace(/[`\u2028\u2029]|\$\{/g, (c) =>
+      c === '${' ? '$\\u007b' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
+  return `\n${text}\n`;
+}
+
 // --- internal ---
 
 function count(text: string, ch: string): number {

@@ -1,26 +1,13 @@
-import { literalPrefix } from '../plan.js';
 import type { PatternToken, RouteRecord } from '../types.js';
 
 /**
- * What bounds the strings a route's whole-string regexes may run on (runtime `RegexBound`,
- * `within`): for its host regex, the host pattern's literal characters and parameters; for its
- * path regex (`hasPathRegex`), the URL pattern's literal characters (separators included), its
- * parameters and `setMatch` captures, and the literal every path it matches starts with (a
- * path without it is turned down before the bound is looked at; a `setMatch` regex has none).
- * `0` when neither regex runs. A bound is only applied to a normalised path, which has no
- * trailing `/`.
+ * What bounds the strings a route's whole-string regexes may run on (runtime `within`): for
+ * its host regex, the host pattern's literal characters and parameters; for its path regex,
+ * the URL pattern's literal characters (separators included) and its parameters and `setMatch`
+ * captures. A bound is only applied to a normalised path, which has no trailing `/`.
+ *
+ * This one: the literal characters and parameters (at least one) of a route's path regex.
  */
-export function regexBound(
-  route: RouteRecord,
-  hasPathRegex: boolean,
-): [number, number, number, number, string] | 0 {
-  const hostRegex = route.domain !== undefined && route.domain.params.length > 0;
-  if (!hostRegex && !hasPathRegex) return 0;
-  const [hostFixed, hostParams] = hostRegex ? hostBound(route.domain!.tokens) : [0, 1];
-  return [hostFixed, hostParams, ...pathBound(route), literalPrefix(route)];
-}
-
-/** The literal characters and parameters (at least one) of a route's path regex. */
 export function pathBound(route: RouteRecord): [number, number] {
   const params = route.params.length + (route.match?.captures ?? 0);
   return [fixedLength(route.tokens), Math.max(1, params)];

@@ -1,48 +1,60 @@
 import path from 'node:path';
 import type { CompiledApp } from '../types.js';
-import type { EmitContext } from './_context.js';
+import { code, printed, type Chunk } from './_chunk.js';
+import { EmitContext } from './_context.js';
+import { describeRoute } from './_describe.js';
 
 /**
- * The hoisted closures, one scope per route file so that names from different files never
- * collide: inside it, the file's imports and constants under their own names, then the
- * closures, returned as a list. `$closures` joins the lists; `order` gives each closure's id
- * at its position there.
+ * The sibling module of the closures written in route files (`routes.closures.gen.ts`), apart
+ * from the main module so that tsc checks that one: a closure keeps the types of the file it
+ * comes from, which this module cannot always name (`// @ts-nocheck`). One scope per route file,
+ * so that names from different files never collide: inside it, the file's imports and
+ * constants under their own names, then its closures, each under the number of its route.
+ * `undefined` when the app has none.
  */
 export function emitClosures(
   app: CompiledApp,
-  context: EmitContext,
-): { text: string; order: number[] } {
+  outFile: string,
+  header: string,
+): Chunk[] | undefined {
+  if (app.closures.length === 0) return undefined;
+  const context = new EmitContext(outFile);
+  const routeOf = new Map<number, number>();
+  for (const route of app.routes)
+    if (route.handler.kind === 'closure') routeOf.set(route.handler.closure, route.index);
   const byFile = new Map<string, number[]>();
   for (const closure of app.closures) {
+    if (!routeOf.has(closure.id)) continue;
     const list = byFile.get(closure.source.file) ?? [];
     list.push(closure.id);
     byFile.set(closure.source.file, list);
   }
-  const chunks: string[] = [];
-  const order: number[] = [];
-  const lists: string[] = [];
+  const scopes: string[] = [];
   for (const [file, ids] of byFile) {
-    const list = `$f${lists.length}`;
-    lists.push(`...${list}`);
-    order.push(...ids);
     const relative = path.relative(app.root, file).split(path.sep).join('/');
     const bindings = app.imports
       .filter((entry) => entry.file === file && !entry.typeOnly)
       .map((entry) => `const ${entry.local} = ${context.codeLocal(entry)};`);
     const constants = app.constants.filter((c) => c.file === file).map((c) => c.text);
-    const closures = ids.map((id) => app.closures[id]!.text);
-    chunks.push(
-      `// ${relative}\nconst ${list} = (() => {\n` +
-        [...unique(bindings), ...constants].join('\n') +
-        `\nreturn [\n${closures.join(',\n')},\n] as const;\n})();`,
+    const closures = ids.map((id) => {
+      const route = app.routes[routeOf.get(id)!]!;
+      return `// ${describeRoute(route)}\n${route.index}: ${app.closures[id]!.text}`;
+    });
+    scopes.push(
+      `// ${relative}\nconst $f${scopes.length} = (() => {\n` +
+        [...new Set(bindings), ...constants].join('\n') +
+        `\nreturn {\n${closures.join(',\n')},\n};\n})();`,
     );
   }
-  chunks.push(`const $closures = [${lists.join(', ')}];`);
-  return { text: chunks.join('\n\n'), order };
-}
-
-// --- internal ---
-
-function unique(lines: string[]): string[] {
-  return [...new Set(lines)];
+  const all = scopes.map((_, k) => `...$f${k}`).join(', ');
+  return [
+    printed(header),
+    code(
+      [
+        context.statements().join('\n'),
+        ...scopes,
+        `/** Each closure under the number of its route in the route table. */\nexport const closures = { ${all} };`,
+      ].join('\n\n'),
+    ),
+  ];
 }

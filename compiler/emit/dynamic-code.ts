@@ -1,49 +1,35 @@
 import { HOST_FLAGS } from '../groups.js';
 import { ROUTE_FLAGS } from '../pattern.js';
-import { accepts } from '../plan.js';
+import { accepts, literalPrefix } from '../plan.js';
 import type { RouteRecord } from '../types.js';
-import { Interned } from './_intern.js';
+import { describeRoute } from './_describe.js';
 import { regexLiteral, str } from './_print.js';
-import { pathBound, regexBound } from './bounds.js';
+import { hostBound, pathBound } from './bounds.js';
 import { normalWithNormalRest } from './normal-only.js';
 import type { RegexConstant } from './path-code.js';
-import { codeSteps, segmentSteps, splitHead, type SegmentStep } from './segments.js';
+import {
+  codeSteps,
+  segmentSteps,
+  splitHead,
+  type SegmentStep,
+  type SimpleStep,
+} from './segments.js';
 
 /**
- * The dynamic routes' path tests as data rows (`$tests`, read by the runtime's `testPath`: the
- * shared walker of a large app, and `allowed`), and for a smaller app (`inline`) what its
+ * The dynamic routes' path tests as data rows (`$tests`, runtime `RouteTests`: read by the
+ * shared walker of a large app, and by `allowed`), and for a smaller app (`inline`) what its
  * tree's node functions call for a route they cannot test in place: straight-line code for a
- * regex-shaped route, the data row for a host-bound or `setMatch` one. The node functions test
+ * regex-shaped route, its data row for a host-bound or `setMatch` one. The node functions test
  * every other route in place (`node-code`). `regex` names the module constant holding a regex.
  */
 export function emitDynamic(
   tested: readonly RouteRecord[],
   inline: boolean,
   regex: RegexConstant,
-): {
-  tried: TriedRoute[];
-  functions: string[];
-  /** The data rows, as the runtime's `testList` reads them: header and lines. */
-  tests: [string, string];
-  /** By position: how many leading literal segments the route's data row has as steps of their own. */
-  pieces: number[];
-} {
+): { tried: TriedRoute[]; functions: string[]; rows: string[] } {
   const functions: string[] = [];
-  const rows: unknown[] = [];
-  // Verb lists and regexes of the data rows, by position + 1 (`0`: every verb, or none).
-  const verbSets = new Interned<string[]>();
-  const verbSet = (verbs: string[]): number => verbSets.add(verbs) + 1;
-  const testRegexes = new Interned<[string, string]>();
-  const testRegex = (source: string, flags = ''): number => {
-    new RegExp(source, flags);
-    return testRegexes.add([source, flags]) + 1;
-  };
-  const pieces: number[] = [];
   const tried = tested.map((route, k): TriedRoute => {
     const name = `$p${k}`;
-    const [row, count] = emitRouteTest(route, testRegex, verbSet);
-    rows.push(row);
-    pieces[k] = count;
     const steps =
       route.domain || !inline ? undefined : codeSteps(route, normalWithNormalRest(route));
     const split = steps && splitHead(steps);
@@ -51,29 +37,19 @@ export function emitDynamic(
       functions.push(
         !route.domain && !route.match
           ? emitRegexFunction(name, route, regex)
-          : `function ${name}(path: string, host: string): Params | undefined {\n  return testPath($tests.at(${k}), path, host);\n}`,
+          : `function ${name}(path: string, host: string): Params | undefined {\n  return testPath($tests.of(${route.index}), path, host);\n}`,
       );
     }
-    const verbs = route.verbs.includes('*')
-      ? undefined
-      : [...new Set([...route.verbs, ...(accepts(route, 'HEAD') ? ['HEAD'] : [])])];
     return {
       route: route.index,
-      verbs,
+      about: describeRoute(route),
+      verbs: verbsOf(route),
       test: name,
       steps: split?.steps,
       pieces: split?.pieces ?? 0,
     };
   });
-  return {
-    tried,
-    functions,
-    tests: [
-      JSON.stringify({ count: rows.length, verbs: verbSets.values, regexes: testRegexes.values }),
-      rows.map((row) => JSON.stringify(row)).join('\n'),
-    ],
-    pieces,
-  };
+  return { tried, functions, rows: tested.map((route) => JSON.stringify(testRow(route))) };
 }
 
 /**
@@ -87,7 +63,7 @@ function emitRegexFunction(name: string, route: RouteRecord, regex: RegexConstan
   const values = Array.from({ length: groups }, (_, i) => `decodeParam(m[${i + 1}])`);
   const [fixed, params] = pathBound(route);
   return [
-    `function ${name}(path: string): Params | undefined {`,
+    `function ${name}(path: string, host: string): Params | undefined {`,
     ...(head === ''
       ? []
       : [`  if (path.slice(0, ${head.length}) !== ${str(head)}) return undefined;`]),
@@ -102,6 +78,8 @@ function emitRegexFunction(name: string, route: RouteRecord, regex: RegexConstan
 /** A dynamic route as the tree's node functions try it. */
 export interface TriedRoute {
   route: number;
+  /** The route in a few words, for a comment (`describeRoute`). */
+  about: string;
   /** Verbs it answers (`HEAD` included for `GET`); `undefined`: every verb. */
   verbs: readonly string[] | undefined;
   /** The function testing its path (and host): parameters or `undefined`. */
@@ -114,48 +92,59 @@ export interface TriedRoute {
 
 // --- internal ---
 
-/**
- * A route as the runtime's `testPath` reads it (runtime `RouteTest`, as `testList` JSON), and
- * how many leading literal segments its path program has as steps of their own (`splitHead`).
- */
-function emitRouteTest(
-  route: RouteRecord,
-  regex: (source: string, flags?: string) => number,
-  verbSet: (verbs: string[]) => number,
-): [row: unknown[], pieces: number] {
-  const verbs = route.verbs.includes('*')
-    ? 0
-    : verbSet([...new Set([...route.verbs, ...(accepts(route, 'HEAD') ? ['HEAD'] : [])])]);
-  const host = !route.domain
-    ? 0
-    : route.domain.params.length
-      ? regex(route.domain.regex, HOST_FLAGS)
-      : route.domain.pattern;
+/** The verbs a route answers (`HEAD` included for `GET`); `undefined`: every verb. */
+function verbsOf(route: RouteRecord): string[] | undefined {
+  if (route.verbs.includes('*')) return undefined;
+  return [...new Set([...route.verbs, ...(accepts(route, 'HEAD') ? ['HEAD'] : [])])];
+}
+
+/** A route as the runtime's `RouteTests` reads it (see there). */
+function testRow(route: RouteRecord): unknown[] {
+  const verbs = verbsOf(route)?.join('|') ?? '*';
+  const domain = route.domain;
+  const host =
+    domain === undefined
+      ? undefined
+      : domain.params.length === 0
+        ? domain.pattern
+        : { ...checked(domain.regex, HOST_FLAGS), ...bounded(hostBound(domain.tokens)) };
   const simple = segmentSteps(route);
-  const split = simple && splitHead(simple);
-  const program = split?.steps.map((step) =>
-    step.kind === 'literal'
-      ? step.text
-      : step.run !== undefined
-        ? [step.optional ? 1 : 0, 0, step.run]
-        : [step.optional ? 1 : 0, step.check === undefined ? 0 : regex(step.check, step.flags)],
-  );
+  const bound = bounded(pathBound(route));
   const path = route.match
-    ? regex(route.match.source, route.match.flags)
-    : (program ?? regex(route.regex, ROUTE_FLAGS));
-  const url = route.match && route.params.length > 0 ? regex(route.regex, ROUTE_FLAGS) : 0;
-  const bound = regexBound(route, program === undefined);
-  return [
-    [
-      route.index,
-      verbs,
-      host,
-      path,
-      url,
-      route.params.length,
-      route.match?.captures ?? 0,
-      ...(bound === 0 ? [] : [bound]),
-    ],
-    split?.pieces ?? 0,
-  ];
+    ? {
+        match: checked(route.match.source, route.match.flags).regex,
+        flags: route.match.flags,
+        ...bound,
+        ...(route.params.length > 0
+          ? { url: checked(route.regex, ROUTE_FLAGS).regex, urlFlags: ROUTE_FLAGS }
+          : {}),
+        urlParams: route.params.length,
+        captures: route.match.captures,
+      }
+    : simple
+      ? splitHead(simple).steps.map(stepRow)
+      : { ...checked(route.regex, ROUTE_FLAGS), ...bound, head: literalPrefix(route) };
+  return host === undefined ? [route.index, verbs, path] : [route.index, verbs, path, host];
+}
+
+/** A regex as a row holds it, validated. */
+function checked(regex: string, flags: string): { regex: string; flags: string } {
+  new RegExp(regex, flags);
+  return { regex, flags };
+}
+
+/** What bounds the string a regex runs on (`within`), as a row holds it. */
+function bounded([fixed, params]: readonly [number, number]): { fixed: number; params: number } {
+  return { fixed, params };
+}
+
+/** A step of a path program as a row holds it: a word parameter as `{name}` or `{name?}`. */
+function stepRow(step: SimpleStep): unknown {
+  if (step.kind === 'literal') return step.text;
+  if (step.check === undefined) return `{${step.name}${step.optional ? '?' : ''}}`;
+  return {
+    param: step.name,
+    ...(step.optional ? { optional: true } : {}),
+    ...(step.run !== undefined ? { run: step.run } : { regex: step.check, flags: step.flags }),
+  };
 }

@@ -1,4 +1,3 @@
-import { segmentHash, SKIP_LIMIT } from 'course-router/internal';
 import type { RouteRecord } from '../types.js';
 
 // At or below this many routes a list of tests beats another level of the tree.
@@ -27,36 +26,18 @@ export function buildTree(
 }
 
 /**
- * The tree as the runtime's `parseTree` reads it (runtime `MatchTree`): JSON `{ starts,
- * entries, pool, edges }`, nodes numbered from the root, each segment's hash computed here so
- * loading the module does not. An entry is a test's position × `SKIP_LIMIT` + how many leading
- * literal segments of the route's path program the walk has compared by the time it reaches
- * the node (`pieces`: how many the program has as steps of their own).
+ * The tree as the runtime's `parseTree` reads it (runtime `MatchTree`): one line per node,
+ * pre-order, `[path, route, …]`: the node's segments as a path (`""` for the root) and the
+ * numbers of the routes tried there (`route` maps a test position to its route).
  */
-export function treeData(root: TreeNode, pieces: (position: number) => number): string {
-  const starts: number[] = [];
-  const entries: number[] = [];
-  const nodes: TreeNode[] = [];
-  let pool = '';
-  const edges: number[] = [];
-  const add = (node: TreeNode): number => {
-    const at = nodes.push(node) - 1;
-    for (const [key, child] of Object.entries(node.c ?? {})) {
-      const row = add(child);
-      edges.push(segmentHash(key, 0, key.length), at, row, pool.length);
-      pool += String.fromCharCode(key.length >>> 16, key.length & 0xffff) + key;
-    }
-    return at;
+export function treeRows(root: TreeNode, route: (position: number) => number): string[] {
+  const rows: string[] = [];
+  const add = (node: TreeNode, prefix: string): void => {
+    rows.push(JSON.stringify([prefix, ...node.t.map(route)]));
+    for (const [segment, child] of Object.entries(node.c ?? {})) add(child, `${prefix}/${segment}`);
   };
-  add(root);
-  for (const node of nodes) {
-    starts.push(entries.length);
-    for (const p of node.t) {
-      entries.push(p * SKIP_LIMIT + Math.min(walkedPieces(node, pieces(p)), SKIP_LIMIT - 1));
-    }
-  }
-  starts.push(entries.length);
-  return JSON.stringify({ starts, entries, pool, edges });
+  add(root, '');
+  return rows;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { CompiledApp, PatternToken, RouteRecord } from '../types.js';
-import { code, type Chunk } from './_chunk.js';
-import { key, str } from './_print.js';
+import { code, printed, type Chunk } from './_chunk.js';
+import { key, rowsCall, str } from './_print.js';
 
 /**
  * URL templates by route name and by `'Class@method'` (the first route wins), and the
@@ -10,15 +10,17 @@ import { key, str } from './_print.js';
  */
 export function emitNames(app: CompiledApp): Chunk[] {
   const named = [...namedRoutes(app.routes)];
-  const names = Object.fromEntries(named.map(([name, route]) => [name, template(route.tokens)]));
-  const hosts = Object.fromEntries(
-    named
-      .filter(([, route]) => route.domain)
-      .map(([name, route]) => [name, template(route.domain!.tokens)]),
-  );
+  const names = named.map(([name, route]) => JSON.stringify([name, template(route.tokens)]));
+  const hosts = named
+    .filter(([, route]) => route.domain)
+    .map(([name, route]) => JSON.stringify([name, template(route.domain!.tokens)]));
   return [
-    code(`const names = templates(${str(JSON.stringify(names))});
-const hosts = templates(${str(JSON.stringify(hosts))});`),
+    printed(`/**
+ * URL templates by route name and by \`'Class@method'\`, one per line: literals, and
+ * parameters as \`[name, optional, separator]\`.
+ */
+const names = ${rowsCall('templates', [], names)};
+const hosts = ${rowsCall('templates', [], hosts)};`),
     {
       kind: 'list',
       open: '/** Route names and their parameters, for `url()`. */\nexport interface AppRouteParams {',

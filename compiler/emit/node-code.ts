@@ -12,25 +12,23 @@ import {
 } from './path-code.js';
 import type { SegmentStep } from './segments.js';
 
-// Above this many children, a node finds the next one by a property lookup on the segment
-// rather than comparing each in turn.
-const COMPARE_MAX = 8;
-
 /**
  * The dynamic-route tree as code, one function per node: the segment at the node's depth
  * picks the child (its literal prefix is known at build time, so positions are constants),
  * and a node no child takes tries its routes in registration order, each from where the
  * walk left the path (`routeLines`). Small functions, each optimised on its own, however many
- * routes the app has. Returns the functions (root first) and the child tables they use.
+ * routes the app has. A node of more than `compareMax` children finds the next by a `Map`
+ * lookup on the segment. Returns the functions (root first) and the child tables they use.
  */
 export function emitNodeFunctions(
   root: TreeNode,
   tried: readonly TriedRoute[],
   regex: RegexConstant,
+  compareMax: number,
 ): { functions: string[]; tables: string[] } {
   const functions: string[] = [];
   const tables: string[] = [];
-  const emit = (node: TreeNode, prefix: number): string => {
+  const emit = (node: TreeNode, prefix: number, under: string): string => {
     const name = `$n${functions.length}`;
     functions.push('');
     const body: string[] = [];
@@ -39,9 +37,9 @@ export function emitNodeFunctions(
       const start = prefix + 1;
       body.push(`let end = path.indexOf('/', ${start});`, 'if (end === -1) end = path.length;');
       const named = children.map(([segment, child]) => {
-        return [segment, emit(child, prefix + 1 + segment.length)] as const;
+        return [segment, emit(child, prefix + 1 + segment.length, `${under}/${segment}`)] as const;
       });
-      if (named.length <= COMPARE_MAX) {
+      if (named.length <= compareMax) {
         for (const [segment, fn] of named) {
           const test =
             segment === ''
@@ -66,13 +64,14 @@ export function emitNodeFunctions(
     }
     body.push(...routeLines(node, tried, regex), 'return undefined;');
     functions[Number(name.slice(2))] = [
+      `/** Paths ${under === '' ? 'that are no static path' : `under ${JSON.stringify(under.replace(/\*\//g, '*\\/'))}`}. */`,
       `function ${name}(method: string, path: string, host: string): MatchHit | undefined {`,
       ...body.map((line) => `  ${line}`),
       '}',
     ].join('\n');
     return name;
   };
-  emit(root, 0);
+  emit(root, 0, '');
   return { functions, tables };
 }
 
@@ -160,10 +159,11 @@ function singleLines(
 ): string[] {
   const hit = (params: string, normal = false): string =>
     `return { route: $routes.at(${route.route}), params: ${params}${normal ? ', normal: true' : ''} };`;
+  const about = `// ${route.about}`;
   if (steps === undefined) {
     const attempt = [`p = ${route.test}(path, host);`, `if (p !== undefined) ${hit('p')}`];
-    if (route.verbs === undefined) return attempt;
-    return [`if (${verbTest(route.verbs)}) {`, ...indent(attempt), '}'];
+    if (route.verbs === undefined) return [about, ...attempt];
+    return [about, `if (${verbTest(route.verbs)}) {`, ...indent(attempt), '}'];
   }
   const label = names('b');
   const context: CodeContext = { fail: `break ${label};`, name: names, regex };
@@ -174,7 +174,7 @@ function singleLines(
   const test = pathLines(steps, at, values, context, (found, normal) =>
     hit(`[${found.join(', ')}]`, normal),
   );
-  return [`${label}: {`, ...indent([...guard, ...test]), '}'];
+  return [about, `${label}: {`, ...indent([...guard, ...test]), '}'];
 }
 
 /** The literal and required parameter a route's remaining steps begin with. */

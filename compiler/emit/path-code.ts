@@ -85,34 +85,21 @@ export function pathLines(
       lines.push(...checks.splice(0));
       at = plus(at, pending.length);
       pending = '';
-      const [begin, end, value] = [name('s'), name('e'), name('v')];
-      // A path of the root alone (`/`) is one without the parameter (`/{lang?}`).
-      const root = at.variable === undefined && at.offset === 0;
+      const [end, value] = [name('e'), name('v')];
+      const slash = print(at);
       lines.push(
         `let ${value}: string | undefined;`,
-        root ? `let ${end} = path === '/' ? 1 : 0;` : `let ${end} = ${print(at)};`,
-        `if (${end} < path.length) {`,
-        `  if (path.charCodeAt(${end}) !== 47) ${fail}`,
-        `  const ${begin} = ${end} + 1;`,
-        ...(step.check === undefined || step.run !== undefined
-          ? [
-              // The word (or run) ends at the first other character; what follows checks that
-              // it is a slash or the end of the path.
-              `  ${end} = ${valueEnd(step.run, begin, regex)};`,
-              `  if (${end} === ${begin}) ${fail}`,
-              `  ${value} = path.slice(${begin}, ${end});`,
-            ]
-          : [
-              `  ${end} = path.indexOf('/', ${begin});`,
-              `  if (${end} === -1) ${end} = path.length;`,
-              `  ${value} = path.slice(${begin}, ${end});`,
-              `  if (${value} === '' || !${regex(regexLiteral(step.check, step.flags))}.test(${value})) ${fail}`,
-            ]),
+        `let ${end} = path.length;`,
+        `if (!absentAt(path, ${slash})) {`,
+        `  ${end} = ${valueEnd(step, slash, regex)};`,
+        `  if (${end} === -1) ${fail}`,
+        `  ${value} = path.slice(${print(plus(at, 1))}, ${end});`,
+        ...(isRead(step)
+          ? []
+          : [`  if (!${regex(regexLiteral(step.check!, step.flags))}.test(${value})) ${fail}`]),
         `}`,
       );
-      found.push(
-        step.check === undefined || step.run !== undefined ? value : `decodeParam(${value})`,
-      );
+      found.push(isRead(step) ? value : `decodeParam(${value})`);
       at = { variable: end, offset: 0 };
       continue;
     }
@@ -135,28 +122,29 @@ export function pathLines(
 }
 
 /**
- * A required parameter after the literal `pending` at `at`: the literal and the `/` before the
- * value in one comparison, then the value's end. A word or a run is read as its end is looked
- * for; any other value's regex check is returned apart (`checks`), for the caller to run when
- * it wants.
+ * A required parameter after the literal `pending` at `at`: the literal compared, then the
+ * value's end found (runtime `valueEnd`, `segmentEnd`). A word or a run is read as its end is
+ * looked for; any other value's regex check is returned apart (`checks`), for the caller to
+ * run when it wants.
  */
 export function paramLines(
-  { check, flags, run }: { check: string | undefined; flags: string; run: string | undefined },
+  step: { check: string | undefined; flags: string; run: string | undefined },
   pending: string,
   at: Position,
   context: CodeContext,
 ): { lines: string[]; checks: string[]; value: string; end: Position } {
   const { fail, name, regex } = context;
+  const slash = print(plus(at, pending.length));
   const start = print(plus(at, pending.length + 1));
   const end = name('e');
-  if (check === undefined || run !== undefined) {
-    // What follows checks that a `/` or the end of the path is after the word (or run).
+  const lines = [
+    ...(pending === '' ? [] : [`if (${lacks(pending, at)}) ${fail}`]),
+    `const ${end} = ${valueEnd(step, slash, regex)};`,
+    `if (${end} === -1) ${fail}`,
+  ];
+  if (isRead(step)) {
     return {
-      lines: [
-        slashAfter(pending, at, fail),
-        `const ${end} = ${valueEnd(run, start, regex)};`,
-        `if (${end} === ${start}) ${fail}`,
-      ],
+      lines,
       checks: [],
       value: `path.slice(${start}, ${end})`,
       end: { variable: end, offset: 0 },
@@ -164,28 +152,34 @@ export function paramLines(
   }
   const value = name('v');
   return {
-    lines: [
-      slashAfter(pending, at, fail),
-      `let ${end} = path.indexOf('/', ${start});`,
-      `if (${end} === -1) ${end} = path.length;`,
-    ],
+    lines,
     checks: [
       `const ${value} = path.slice(${start}, ${end});`,
-      `if (${value} === '' || !${regex(regexLiteral(check, flags))}.test(${value})) ${fail}`,
+      `if (!${regex(regexLiteral(step.check!, step.flags))}.test(${value})) ${fail}`,
     ],
     value: `decodeParam(${value})`,
     end: { variable: end, offset: 0 },
   };
 }
 
+/** Whether a parameter's value is read to its end (a word, a run) rather than tested by its regex. */
+function isRead(step: { check: string | undefined; run: string | undefined }): boolean {
+  return step.check === undefined || step.run !== undefined;
+}
+
 /**
- * Where the value starting at `start` ends: a word's (`run` undefined), or a run's of the
- * characters `run`.
+ * Where the value whose `/` is at `slash` ends (runtime `valueEnd` for a word or a run,
+ * `segmentEnd` for a value its regex tests), `-1` when there is none.
  */
-function valueEnd(run: string | undefined, start: string, constant: RegexConstant): string {
-  return run === undefined
-    ? `wordEnd(path, ${start})`
-    : `runEnd(path, ${start}, ${constant(run, true)})`;
+function valueEnd(
+  step: { check: string | undefined; run: string | undefined },
+  slash: string,
+  constant: RegexConstant,
+): string {
+  if (!isRead(step)) return `segmentEnd(path, ${slash})`;
+  return step.run === undefined
+    ? `valueEnd(path, ${slash})`
+    : `valueEnd(path, ${slash}, ${constant(step.run, true)})`;
 }
 
 /** `at` as an expression. */

@@ -7,7 +7,7 @@ import { hostBound } from './bounds.js';
 
 /**
  * Router-wide parts: exception-handler groups for unmatched requests, boot managers, the CSRF
- * verifier, the error redirect, callbacks by `'Class@method'`, and the table itself.
+ * verifier, the error redirect, and the table itself.
  */
 export function emitRouter(app: CompiledApp, context: EmitContext): Chunk[] {
   const groups = app.handlerGroups.map((g) => {
@@ -16,17 +16,7 @@ export function emitRouter(app: CompiledApp, context: EmitContext): Chunk[] {
     const host = regexLiteral(g.domain.regex, HOST_FLAGS);
     return `[${regexLiteral(g.prefix)}, ${host}, ${handlers}, ${JSON.stringify(hostBound(g.domain.tokens))}]`;
   });
-  const callbacks = new Map<string, string>();
-  for (const route of app.routes) {
-    const handler = route.handler;
-    if (handler.kind !== 'method' || callbacks.has(route.handlerLabel)) continue;
-    callbacks.set(
-      route.handlerLabel,
-      `(p) => new ${context.classLocal(handler.class)}()[${str(handler.method)}](...p)`,
-    );
-  }
   const fields = [
-    'get routes() { return $routes.all(); }',
     'match',
     'allowed',
     'names',
@@ -36,27 +26,19 @@ export function emitRouter(app: CompiledApp, context: EmitContext): Chunk[] {
     `bootManagers: [${app.bootManagers.map((b) => context.classLocal(b.class)).join(', ')}]`,
     `csrfVerifier: ${app.csrfVerifier ? context.classLocal(app.csrfVerifier.class) : 'undefined'}`,
     `errorRedirect: ${app.errorRedirect === undefined ? 'undefined' : str(app.errorRedirect)}`,
-    'callbacks',
   ];
   return [
-    code(`const $handlerGroups: HandlerGroup[] = [${groups.join(', ')}];`),
-    {
-      kind: 'list',
-      open: 'const callbacks: Record<string, (p: Params) => unknown> = {\n  __proto__: null,',
-      close: '} as never;',
-      empty:
-        'const callbacks: Record<string, (p: Params) => unknown> = {\n  __proto__: null,\n} as never;',
-      entries: [...callbacks].map(([label, fn]) => ({ text: `  ${str(label)}: ${fn}` })),
-    },
-    code(`const table = defineRoutes({ ${fields.join(', ')} });
+    code(`/** Groups with exception handlers, innermost first, for requests no route matches. */
+const $handlerGroups: HandlerGroup[] = [${groups.join(', ')}];`),
+    code(`const table = defineRoutes($routes, { ${fields.join(', ')} });
 export default table;
 
 /** The URL of a named route of this app, checked by tsc; with no arguments, the current URL. */
 export function url(): string;
 export function url<Names extends string = keyof AppRoutesWithoutParams, K extends Names = Names>(name: K): string;
 export function url<Names extends string = keyof AppRouteParams, K extends Names = Names>(name: K, params: AppUrlParams[K], query?: Query): string;
-export function url(name?: string, params?: never, query?: Query): string {
-  return name === undefined ? currentUrl() : buildUrl(table, name, params, query);
+export function url(name?: string, params?: AnyUrlParams, query?: Query): string {
+  return name === undefined ? currentUrl() : buildUrl(table, name, params as never, query);
 }`),
   ];
 }

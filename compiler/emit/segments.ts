@@ -1,3 +1,4 @@
+import { leadingSegments } from 'course-router/internal';
 import { paramFlags } from '../regex.js';
 import type { PatternToken, RouteRecord } from '../types.js';
 
@@ -14,6 +15,8 @@ export type SegmentStep =
    */
   | {
       kind: 'param';
+      /** The parameter's name, for readers of the generated tables. */
+      name: string;
       optional: boolean;
       check: string | undefined;
       flags: string;
@@ -47,6 +50,7 @@ export function segmentSteps(route: {
     const word = token.regex === DEFAULT_REGEX && !token.caseless;
     return {
       kind: 'param',
+      name: token.name,
       optional: token.optional,
       check: word ? undefined : `^(?:${token.regex})$`,
       flags,
@@ -72,19 +76,27 @@ export function codeSteps(route: RouteRecord, normalRest: boolean): SegmentStep[
 
 /**
  * `steps` with the leading literal split into one step per path segment (`/a/b` → `/a`, `/b`)
- * when it is made of whole segments, and how many such steps lead: a tree walk that compared
- * those segments lets the program resume after them. They are the segments the tree groups the
- * route by (`dynamic-tree`'s `segmentsOf`), or none, so a walk never skips one it did not compare.
+ * when it is made of whole segments, and how many such steps lead (the runtime's
+ * `leadingSegments`, which the walker reads them with): a tree walk that compared those segments
+ * lets the program resume after them. They are the segments the tree groups the route by
+ * (`dynamic-tree`'s `segmentsOf`), or none, so a walk never skips one it did not compare.
  */
 export function splitHead<Step extends SegmentStep>(
   steps: readonly Step[],
 ): { steps: (Step | LiteralStep)[]; pieces: number } {
   const [head, ...rest] = steps;
-  if (head?.kind !== 'literal' || !WHOLE_SEGMENTS.test(head.text)) {
-    return { steps: [...steps], pieces: 0 };
-  }
-  const pieces = head.text.match(/\/[^/]+/g)!.map((text) => ({ kind: 'literal' as const, text }));
-  return { steps: [...pieces, ...rest], pieces: pieces.length };
+  const split =
+    head?.kind === 'literal' && WHOLE_SEGMENTS.test(head.text)
+      ? [
+          ...head.text.match(/\/[^/]+/g)!.map((text) => ({ kind: 'literal' as const, text })),
+          ...rest,
+        ]
+      : [...steps];
+  // Only the literals matter to the count: any other step stands for one that is not.
+  return {
+    steps: split,
+    pieces: leadingSegments(split.map((s) => (s.kind === 'literal' ? s.text : [0, 0]))),
+  };
 }
 
 // --- internal ---

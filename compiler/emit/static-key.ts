@@ -1,10 +1,10 @@
-import { staticKey } from 'course-router/internal';
+import { MAX_OFFSETS, staticKeyOf } from 'course-router/internal';
 
 /**
- * The characters that tell an app's static paths apart: up to `MAX_OFFSETS` offsets from the
- * end (where paths that share a prefix differ), each picked greedily as the one that leaves the
- * fewest paths sharing a key. Empty when even those leave too many paths per key: the key is
- * then a hash of every character.
+ * The characters that tell an app's static paths apart for the runtime's `staticKeyOf`: up to
+ * `MAX_OFFSETS` offsets from the end (where paths that share a prefix differ), each picked
+ * greedily as the one that leaves the fewest paths sharing a key. Empty when even those leave
+ * too many paths per key: the key is then a hash of every character.
  */
 export function chooseOffsets(paths: readonly string[]): number[] {
   const offsets: number[] = [];
@@ -24,22 +24,8 @@ export function chooseOffsets(paths: readonly string[]): number[] {
   return offsets.length === 0 ? [0] : offsets;
 }
 
-/** `staticKey` for `offsets` as generated code: a few reads, no loop, no array. */
-export function keyFunction(offsets: readonly number[]): string {
-  if (offsets.length === 0) return '(path: string): number => segmentHash(path, 0, path.length)';
-  const key = offsets.reduce(
-    (expr, offset) => `(${expr}) * 31 + (n > ${offset} ? path.charCodeAt(n - ${offset + 1}) : 0)`,
-    'n',
-  );
-  return `(path: string): number => {
-  const n = path.length;
-  return (${key}) | 0;
-}`;
-}
-
 // --- internal ---
 
-const MAX_OFFSETS = 4;
 // Offsets from the end that are tried.
 const SEARCHED = 24;
 // Extra comparisons per path accepted before every character is hashed instead.
@@ -48,8 +34,9 @@ const TOLERATED = 0.25;
 /** How many more comparisons than paths a lookup of every path would make with `offsets`. */
 function collisions(paths: readonly string[], offsets: readonly number[]): number {
   const sizes = new Map<number, number>();
+  const keyOf = staticKeyOf(offsets);
   for (const path of paths) {
-    const key = offsets.length === 0 ? path.length : staticKey(path, offsets);
+    const key = offsets.length === 0 ? path.length : keyOf(path);
     sizes.set(key, (sizes.get(key) ?? 0) + 1);
   }
   let extra = 0;

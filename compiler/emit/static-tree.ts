@@ -8,39 +8,26 @@ export interface StaticLeaf {
 
 // At or below this many paths, comparing the strings in turn beats another switch.
 const LINEAR_MAX = 4;
-// A subtree with more paths than this becomes a function of its own: V8 does not optimise
-// very large functions, and one huge matcher would stay in its slowest tier.
-const FUNCTION_MIN = 24;
 
 /**
  * A decision tree over the static paths: a `switch` on the length, then on the character
  * that best splits each group, ending in one `===` per path. A request string is never
  * hashed: a fresh `req.url` string costs as little as a literal.
  */
-export function emitStaticTree(leaves: readonly StaticLeaf[], functions: string[]): string {
+export function emitStaticTree(leaves: readonly StaticLeaf[]): string {
   if (leaves.length === 0) return '';
   const byLength = new Map<number, StaticLeaf[]>();
   for (const leaf of leaves)
     byLength.set(leaf.path.length, [...(byLength.get(leaf.path.length) ?? []), leaf]);
   const cases = [...byLength]
     .sort(([a], [b]) => a - b)
-    .map(([length, group]) => `case ${length}:\n${emitGroup(group, functions, false)}\nbreak;`);
+    .map(([length, group]) => `case ${length}:\n${emitGroup(group)}\nbreak;`);
   return `switch (path.length) {\n${cases.join('\n')}\n}`;
 }
 
 // --- internal ---
 
-function emitGroup(group: readonly StaticLeaf[], functions: string[], top = true): string {
-  if (!top && group.length > FUNCTION_MIN) {
-    // Its own function, answering `null` when the path is none of its static paths (all of
-    // them share this path's length and the characters tested so far, so none other can).
-    const name = `$t${functions.length}`;
-    functions.push('');
-    const body = emitGroup(group, functions, true);
-    functions[Number(name.slice(2))] =
-      `function ${name}(method: string, path: string): MatchHit | undefined | null {\n${body}\nreturn null;\n}`;
-    return `return ${name}(method, path);`;
-  }
+function emitGroup(group: readonly StaticLeaf[]): string {
   if (group.length <= LINEAR_MAX) {
     return group.map((leaf) => `if (path === ${str(leaf.path)}) {\n${leaf.code}\n}`).join('\n');
   }
@@ -52,7 +39,7 @@ function emitGroup(group: readonly StaticLeaf[], functions: string[], top = true
   }
   const cases = [...byChar]
     .sort(([a], [b]) => a - b)
-    .map(([code, sub]) => `case ${code}:\n${emitGroup(sub, functions, false)}\nbreak;`);
+    .map(([code, sub]) => `case ${code}:\n${emitGroup(sub)}\nbreak;`);
   return `switch (path.charCodeAt(${position})) {\n${cases.join('\n')}\n}`;
 }
 

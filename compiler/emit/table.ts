@@ -1,94 +1,100 @@
+import {
+  callbackParts,
+  classRefParts,
+  type RouteMore,
+  type RouteRow,
+} from 'course-router/internal';
 import { formatLocation } from '../errors.js';
 import type { ClassImport, CompiledApp, RouteRecord } from '../types.js';
-import { code, printed, type Chunk } from './_chunk.js';
+import { printed, type Chunk } from './_chunk.js';
 import type { EmitContext } from './_context.js';
-import { Interned } from './_intern.js';
 import { matchesNormalOnly } from './normal-only.js';
-import { fits, str } from './_print.js';
+import { key, rowsCall } from './_print.js';
 
 /**
- * The route entries as JSON rows (runtime `RouteRow`), one per line, with the code they refer
- * to — hoisted closures and classes — in two lists by position. The runtime builds an entry
- * on first use.
+ * The route table (runtime `RouteRow`): one line per route, in registration order, with what a
+ * reader looks for (verbs, URL, name, handler, middleware, where it was defined), and the
+ * classes its routes name, by the names they give them.
  */
-export function emitTable(
-  app: CompiledApp,
-  context: EmitContext,
-  closureOrder: readonly number[],
-): Chunk[] {
-  const closureAt = new Map(closureOrder.map((id, position) => [id, position]));
-  const verbSets = new Interned<string[]>();
-  const files = new Interned<string>();
-  const methods = new Interned<[number, string, string]>();
-  const classes = new Interned<string>();
-  const stacks = new Interned<unknown>();
-  const classOf = (ref: { class: ClassImport }): number =>
-    classes.add(context.classLocal(ref.class));
-  const rows = app.routes.map((route) => {
-    const stack = stacks.add([
-      route.middleware.map((m) => [classOf(m), m.args]),
-      route.handlers.map(classOf),
-    ]);
-    const [file, line, column] = formatLocation(route.source, app.root).split(/:(?=\d+:\d+$)|:/);
-    const handler = route.handler;
-    const label =
-      handler.kind === 'closure' ? `closure ${file!.split('/').pop()}:${line}` : route.handlerLabel;
-    const call =
-      handler.kind === 'closure'
-        ? closureAt.get(handler.closure)!
-        : -1 - methods.add([classOf(handler), handler.method, label]);
-    const row = [
-      verbSets.add(route.verbs),
-      route.url,
-      call,
-      Number(line),
-      Number(column),
-      files.add(file!),
-      arity(route),
-      stack,
-      route.name ?? 0,
-      route.domain?.pattern ?? 0,
-      // The usual label (`closure file:line`, or the method's) is made again at run time.
-      route.handlerLabel === label ? 0 : route.handlerLabel,
-      // 1: the route may match a path that is not normal (see `matchesNormalOnly`).
-      matchesNormalOnly(route) ? 0 : 1,
-    ];
-    // Fields left out at the end are 0.
-    while (row.at(-1) === 0) row.pop();
-    return row;
-  });
-  const data = {
-    count: rows.length,
-    verbs: verbSets.values,
-    files: files.values,
-    stacks: stacks.values,
-    methods: methods.values,
-  };
-  const lines = rows.map((row) => JSON.stringify(row)).join('\n');
+export function emitTable(app: CompiledApp, context: EmitContext, closures: boolean): Chunk[] {
+  const names = new ClassNames(context);
+  const rows = app.routes.map((route) => JSON.stringify(routeRow(route, app.root, names)));
+  const classes = names.entries();
+  const classList =
+    classes.length === 0
+      ? 'const $classes = {};'
+      : `const $classes = {\n${classes.map(([name, local]) => `  ${name === local ? local : `${key(name)}: ${local}`},`).join('\n')}\n};`;
   return [
-    list('const $classes = [', classes.values),
-    code(
-      `const $routes = new RouteList(${str(JSON.stringify(data))}, ${str(lines)}, $closures, $classes);`,
-    ),
+    printed(`/** The classes the routes below name, by the names the route files give them. */
+${classList}`),
+    printed(`/**
+ * The routes, one per line in registration order: \`$routes.at(n)\` is the line \`[n, ...]\`,
+ * \`[n, verbs, URL, handler, defined at, name, { domain, middleware, exceptionHandlers, ... }]\`.
+ * A closure's function is \`closures[n]\`; a class is \`$classes\` by the name the route gives it.
+ */
+const $routes = ${rowsCall('new RouteList', [closures ? 'closures' : '{}', '$classes'], rows)};`),
   ];
 }
 
 // --- internal ---
 
-/** Domain parameters, URL parameters, then setMatch captures (CONTRACT 5.2). */
-function arity(route: RouteRecord): number {
-  return (route.domain?.params.length ?? 0) + route.params.length + (route.match?.captures ?? 0);
+function routeRow(route: RouteRecord, root: string, names: ClassNames): RouteRow {
+  const { handler, domain, match, middleware, handlers } = route;
+  let label = route.handlerLabel;
+  if (handler.kind === 'method') {
+    const [written, method] = callbackParts(label)!;
+    label = `${names.name(written, handler.class)}@${method}`;
+  }
+  const more: RouteMore = {
+    ...(domain ? { domain: domain.pattern } : {}),
+    ...(match ? { match: `/${match.source}/${match.flags}`, captures: match.captures } : {}),
+    ...(middleware.length === 0
+      ? {}
+      : {
+          middleware: middleware.map((m) => {
+            const { name, args } = classRefParts(m.label);
+            return [names.name(name, m.class), ...args].join(':');
+          }),
+        }),
+    ...(handlers.length === 0
+      ? {}
+      : { exceptionHandlers: handlers.map((h) => names.name(h.label, h.class)) }),
+    ...(matchesNormalOnly(route) ? {} : { normalOnly: false as const }),
+  };
+  const at = formatLocation(route.source, root);
+  const row = [route.index, route.verbs.join('|'), route.url, label, at] as const;
+  if (Object.keys(more).length > 0) return [...row, route.name ?? null, more];
+  return route.name === undefined ? row : [...row, route.name];
 }
 
-function list(open: string, items: readonly string[]): Chunk {
-  // Prettier keeps an array on one line when it fits, else one element per line.
-  const line = `${open}${items.join(', ')}];`;
-  if (fits(line)) return printed(line);
-  return {
-    kind: 'list',
-    open,
-    close: '];',
-    empty: `${open}];`,
-    entries: items.map((text) => ({ text: `  ${text}` })),
-  };
+/**
+ * The names the route table gives classes: as written, unless the name already stands for
+ * another class (`Admin` and the app's namespace both hold a `UserController`): then `Name#2`.
+ */
+class ClassNames {
+  readonly #context: EmitContext;
+  readonly #byName = new Map<string, string>();
+  readonly #byClass = new Map<string, string>();
+
+  constructor(context: EmitContext) {
+    this.#context = context;
+  }
+
+  name(written: string, klass: ClassImport): string {
+    const id = `${klass.file}\0${klass.exportName}\0${written}`;
+    const known = this.#byClass.get(id);
+    if (known !== undefined) return known;
+    const local = this.#context.classLocal(klass);
+    let name = written;
+    for (let n = 2; this.#byName.has(name) && this.#byName.get(name) !== local; n++)
+      name = `${written}#${n}`;
+    this.#byName.set(name, local);
+    this.#byClass.set(id, name);
+    return name;
+  }
+
+  /** `[name, local]` in first-use order. */
+  entries(): [string, string][] {
+    return [...this.#byName];
+  }
 }

@@ -1,6 +1,8 @@
+import { callbackParts, classRefParts } from '../dsl/class-refs.js';
 import type {
   HandlerInstance,
   Instantiable,
+  MatchHit,
   MiddlewareEntry,
   Params,
   RouteEntry,
@@ -8,82 +10,68 @@ import type {
 import { Rows } from './rows.js';
 
 /**
- * A route as stored: verbs (a position in the verb lists), URL, callback (a closure's
- * position, or `-1 - k` for the `k`th of the methods), source line and column, source file (a
- * position), parameter count, stack (middleware and exception handlers, a position in the
- * shared list), name (`0`: none), domain (`0`: none), the handler label (`0`: the usual
- * one, `closure <file>:<line>` or the method's), and `1` when the route may match a path that
- * is not normal (`RouteEntry.normalOnly`). Fields left out at the end are `0`.
+ * A route as the generated module lists it, one JSON array per line in registration order
+ * (the line of route `n` starts `[n,`): its number, verbs (`GET|POST`, `*` for every verb), URL,
+ * handler, where it was defined (`routes.ts:13:10`) and name (`null` or left out: none), then
+ * what only some routes have. `handler`, `middleware` and `exceptionHandlers` are written as the route files
+ * name them (`UserController@show`, `Middleware\Auth:admin`, or `closure routes.ts:10`, whose
+ * function is `closures[n]`); the classes they name are the module's `classes`, by those names.
+ * Where one name stands for two classes, the second is written `Name#2` (the `#2` is not shown
+ * at run time).
  */
 export type RouteRow = readonly [
-  verbs: number,
+  route: number,
+  verbs: string,
   url: string,
-  call: number,
-  line: number,
-  column: number,
-  file?: number,
-  arity?: number,
-  stack?: number,
-  name?: string | 0,
-  domain?: string | 0,
-  label?: string | 0,
-  loose?: 0 | 1,
+  handler: string,
+  at: string,
+  name?: string | null,
+  more?: RouteMore,
 ];
 
-/** Middleware (`[class, args]`) and exception handlers (classes) shared by routes. */
-export type StackRow = readonly [
-  middleware: readonly (readonly [klass: number, args: readonly string[]])[],
-  handlers: readonly number[],
-];
+/** What only some routes have. */
+export interface RouteMore {
+  /** The host pattern of the route's domain group. */
+  domain?: string;
+  /** A `setMatch` regex, as `/source/flags`, and how many values its captures give. */
+  match?: string;
+  captures?: number;
+  middleware?: string[];
+  exceptionHandlers?: string[];
+  /** The route may match a path that is not normal (`RouteEntry.normalOnly`). */
+  normalOnly?: false;
+}
 
-/** Classes a table refers to, by position (`new () => unknown`). */
-type AnyClass = new () => never;
+/** Classes a table refers to, by the names its routes give them. */
+type AnyClass = abstract new (...args: never[]) => unknown;
 type AnyFunction = (...args: never[]) => unknown;
+
 /**
  * The routes of a generated module, each parsed and built into a `RouteEntry` when first
- * asked for (`rows`: one JSON row per line).
+ * asked for.
  */
 export class RouteList {
   readonly #rows: Rows<RouteEntry>;
-  readonly #verbs: readonly (readonly string[])[];
-  readonly #files: readonly string[];
-  readonly #methods: readonly (readonly [klass: number, method: string, label: string])[];
-  readonly #stacks: readonly [
-    readonly MiddlewareEntry[],
-    readonly Instantiable<HandlerInstance>[],
-  ][];
-  readonly #closures: readonly AnyFunction[];
-  readonly #classes: readonly AnyClass[];
-
-  readonly length: number;
+  readonly #closures: Readonly<Record<number, AnyFunction>>;
+  readonly #classes: Readonly<Record<string, AnyClass>>;
+  #hits: (MatchHit | undefined)[] | undefined;
+  #callbacks: Record<string, (params: Params) => unknown> | undefined;
 
   constructor(
-    json: string,
+    closures: Readonly<Record<number, AnyFunction>>,
+    classes: Readonly<Record<string, AnyClass>>,
     rows: string,
-    closures: readonly AnyFunction[],
-    classes: readonly AnyClass[],
   ) {
-    const data = JSON.parse(json) as {
-      count: number;
-      verbs: string[][];
-      files: string[];
-      stacks: StackRow[];
-      methods: [number, string, string][];
-    };
-    this.#methods = data.methods;
-    this.length = data.count;
-    this.#rows = new Rows(rows, data.count, (row: RouteRow) => this.#build(row));
-    this.#verbs = data.verbs;
-    this.#files = data.files;
+    this.#rows = new Rows(rows, (row: RouteRow, index) => this.#build(row, index));
     this.#closures = closures;
     this.#classes = classes;
-    this.#stacks = data.stacks.map(([middleware, handlers]) => [
-      middleware.map(([klass, args]) => ({ use: classes[klass]! as never, args })),
-      handlers.map((klass) => classes[klass]! as never),
-    ]);
   }
 
-  /** The route at `index`. */
+  get length(): number {
+    return this.#rows.length;
+  }
+
+  /** The route numbered `index`. */
   at(index: number): RouteEntry {
     return this.#rows.at(index);
   }
@@ -93,43 +81,84 @@ export class RouteList {
     return Array.from({ length: this.length }, (_, i) => this.at(i));
   }
 
-  #build(row: RouteRow): RouteEntry {
-    const [verbs, url, call, line, column, file = 0, arity = 0, stack = 0] = row;
-    const [name = 0, domain = 0, label = 0] = row.slice(8, 11) as (string | 0)[];
-    const loose = row[11] ?? 0;
-    const [middleware, handlers] = this.#stacks[stack]!;
-    const path = this.#files[file]!;
+  /** A hit of route `index` with no parameter values, made once. */
+  hit(index: number): MatchHit {
+    // Made at its full length: an array filled from far in would hold its items as a dictionary.
+    const hits = (this.#hits ??= new Array<MatchHit | undefined>(this.length));
+    return (hits[index] ??= { route: this.at(index), params: [] });
+  }
+
+  /** Route callbacks by `'Class@method'`, the first route naming one winning. */
+  callbacks(): Readonly<Record<string, (params: Params) => unknown>> {
+    if (this.#callbacks !== undefined) return this.#callbacks;
+    const out = Object.create(null) as Record<string, (params: Params) => unknown>;
+    for (const route of this.all()) {
+      if (!route.handler.startsWith('closure ')) out[route.handler] ??= route.call;
+    }
+    return (this.#callbacks = out);
+  }
+
+  #build(row: RouteRow, index: number): RouteEntry {
+    const [route, verbs, url, handler, at, name, more = {}] = row;
+    if (route !== index)
+      throw new Error(`course: line ${index} of the route table holds route ${route}`);
+    // Domain parameters, URL parameters (each placeholder opens with `{`), then captures.
+    const arity = count(more.domain ?? '', '{') + count(url, '{') + (more.captures ?? 0);
     return {
-      methods: this.#verbs[verbs]!,
+      methods: verbs.split('|'),
       url,
-      name: name === 0 ? undefined : name,
-      handler:
-        label !== 0
-          ? label
-          : call < 0
-            ? this.#methods[-1 - call]![2]
-            : `closure ${path.slice(path.lastIndexOf('/') + 1)}:${line}`,
-      call: this.#caller(call, arity),
-      middleware,
-      handlers,
-      ...(domain === 0 ? {} : { domain }),
-      source: `${path}:${line}:${column}`,
-      normalOnly: loose === 0,
+      name: name ?? undefined,
+      handler: shown(handler),
+      call: this.#caller(route, handler, arity),
+      middleware: (more.middleware ?? []).map((text) => {
+        const { name, args } = classRefParts(text);
+        return { use: this.#class(name) as MiddlewareEntry['use'], args };
+      }),
+      handlers: (more.exceptionHandlers ?? []).map(
+        (name) => this.#class(name) as Instantiable<HandlerInstance>,
+      ),
+      ...(more.domain === undefined ? {} : { domain: more.domain }),
+      source: at,
+      normalOnly: more.normalOnly !== false,
     };
   }
 
-  /** The callback called with exactly `arity` arguments, as the route's callback declares them. */
-  #caller(call: RouteRow[3], arity: number): (params: Params) => unknown {
+  #class(name: string): AnyClass {
+    const found = Object.hasOwn(this.#classes, name) ? this.#classes[name] : undefined;
+    if (found === undefined) throw new Error(`course: the route table names no class ${name}`);
+    return found;
+  }
+
+  /**
+   * The callback called with exactly `arity` arguments, as the route's callback declares them
+   * (a rewrite to `'Class@method'` passes the parameters of another route).
+   */
+  #caller(route: number, handler: string, arity: number): (params: Params) => unknown {
     type Fn = (...args: (string | undefined)[]) => unknown;
     // Matching gives exactly `arity` values; anything else is cut or padded.
     const args = (p: Params): Params =>
       p.length === arity ? p : Array.from({ length: arity }, (_, i) => p[i]);
-    if (call >= 0) {
-      const closure = this.#closures[call] as Fn;
+    if (handler.startsWith('closure ')) {
+      const closure = this.#closures[route] as Fn | undefined;
+      if (closure === undefined)
+        throw new Error(`course: the closures module has no function for route ${route}`);
       return (p) => closure(...args(p));
     }
-    const [klass, method] = this.#methods[-1 - call]!;
-    const Class = this.#classes[klass] as unknown as new () => Record<string, Fn>;
+    const [klass, method] = callbackParts(handler)!;
+    const Class = this.#class(klass) as unknown as new () => Record<string, Fn>;
     return (p) => new Class()[method]!(...args(p));
   }
+}
+
+// --- internal ---
+
+function count(text: string, ch: string): number {
+  let n = 0;
+  for (let i = text.indexOf(ch); i !== -1; i = text.indexOf(ch, i + 1)) n++;
+  return n;
+}
+
+/** A handler as people see it: without the `#2` that tells apart two classes of one name. */
+function shown(handler: string): string {
+  return handler.replace(/#\d+(?=@[^@]*$)/, '');
 }

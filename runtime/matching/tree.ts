@@ -4,6 +4,7 @@
  * one open-addressed table of integers, so a request's segment is hashed as it is read and
  * found without a `Map`, a slice or a property lookup.
  */
+import { parseLines } from './rows.js';
 
 /** A hash of `text` from `start` to `end`, read in place; a small integer (V8 keeps it unboxed). */
 export function segmentHash(text: string, start: number, end: number): number {
@@ -13,32 +14,34 @@ export function segmentHash(text: string, start: number, end: number): number {
 }
 
 /**
- * The tree as generated, JSON `{ starts, entries, pool, edges }`, read when a request first
- * reaches it. Nodes are numbered from the root, `0`; node `r`'s route tests are `entries` from
- * `starts[r]` to `starts[r + 1]`, each a test's position × `SKIP_LIMIT` + how many of the route's
- * leading literal segments the walk has compared on the way to the node. `edges` is `[hash,
- * parent, child, at, …]`, where `pool` holds the child's segment at `at` as its length (two
- * characters, the high and low 16 bits) then its characters: one string holds every segment, so
- * comparing them reads few cache lines.
+ * The tree as the generated module lists it, one node per line, pre-order: `[path, route, …]`,
+ * the node's literal segments as a path (`""` for the root, `"/r1/p12"`) and the numbers of the
+ * routes tried there, in registration order (a route that does not fix a segment is listed at
+ * every node below it). A node's parent is the node of its path without its last segment. Read
+ * when a request first reaches it.
  */
 export interface MatchTree {
-  readonly json: string;
+  readonly rows: string;
   loaded: LoadedTree | undefined;
 }
 
-/** The tree as the walk reads it: every part a typed array or one string. */
+/** The tree as the walk reads it: every part a typed array or a list of strings. */
 export interface LoadedTree {
-  /** `[hash, parent, child, at]` per slot (`at`: the child's segment in `pool`), `-1` in an empty slot's hash. */
+  /** `[hash, parent, child]` per slot, `-1` in an empty slot's hash. */
   readonly table: Int32Array;
   /** `32 -` log2 of the table's slot count: a slot is the top bits of a Fibonacci hash. */
   readonly shift: number;
   /** `1` for a node with children. */
   readonly inner: Uint8Array;
-  readonly pool: string;
+  /** Each node's last segment. */
+  readonly segments: readonly string[];
   /** Each node's segments as a path (`/r1/p12`; the root's is empty), which a walk is checked against. */
   readonly prefixes: readonly string[];
+  /** How many of a route's leading segments a walk has compared at each node (`SKIP_LIMIT` bounds it). */
+  readonly depths: Uint8Array;
   /** Where each node's entries start in `entries`, and the end after the last. */
   readonly starts: Int32Array;
+  /** Positions of route tests (`RouteTests.positionOf`). */
   readonly entries: Int32Array;
 }
 
@@ -49,13 +52,13 @@ export interface LoadedTree {
 export const SKIP_LIMIT = 16;
 
 /** Reads the generated tree; nothing is parsed until a request reaches it. */
-export function parseTree(json: string): MatchTree {
-  return { json, loaded: undefined };
+export function parseTree(rows: string): MatchTree {
+  return { rows, loaded: undefined };
 }
 
-/** The tree's typed arrays, made on first use. */
-export function loadTree(tree: MatchTree): LoadedTree {
-  return tree.loaded ?? load(tree);
+/** The tree's typed arrays, made on first use; `position` finds a route's test. */
+export function loadTree(tree: MatchTree, position: (route: number) => number): LoadedTree {
+  return tree.loaded ?? (tree.loaded = load(tree.rows, position));
 }
 
 /**
@@ -86,7 +89,7 @@ let walkedEnd = 0;
 
 /** The walk of `walkTo`, each segment compared with the tree's as it is taken when `compare`. */
 function descend(tree: LoadedTree, path: string, compare: boolean): number {
-  const { table, shift, inner, pool } = tree;
+  const { table, shift, inner, segments } = tree;
   const n = path.length;
   let row = 0;
   let start = 1;
@@ -103,18 +106,19 @@ function descend(tree: LoadedTree, path: string, compare: boolean): number {
       hash = (Math.imul(hash, 31) + c) | 0;
     }
     hash &= HASH_MASK;
-    let slot = slotOf(row, hash, shift) << 2;
+    let slot = slotOf(row, hash, shift) * 3;
     let child = 0;
     for (let h = table[slot]!; h !== -1; h = table[slot]!) {
       if (
         h === hash &&
         table[slot + 1] === row &&
-        (!compare || sameAt(path, start, end, pool, table[slot + 3]!))
+        (!compare || sameAt(path, start, end, segments[table[slot + 2]!]!))
       ) {
         child = table[slot + 2]!;
         break;
       }
-      slot = (slot + 4) & (table.length - 1);
+      slot += 3;
+      if (slot === table.length) slot = 0;
     }
     if (child === 0) break;
     if (depth < SKIP_LIMIT) segmentEnds[depth] = end;
@@ -140,69 +144,53 @@ function slotOf(parent: number, hash: number, shift: number): number {
   return Math.imul(hash ^ Math.imul(parent, 0x9e3779b1), 0x9e3779b1) >>> shift;
 }
 
-function load(tree: MatchTree): LoadedTree {
-  const data = JSON.parse(tree.json) as {
-    starts: number[];
-    entries: number[];
-    pool: string;
-    edges: number[];
-  };
-  const { edges } = data;
+function load(text: string, position: (route: number) => number): LoadedTree {
+  const rows = parseLines(text) as [path: string, ...routes: number[]][];
   let bits = 2;
-  while (1 << bits < edges.length / 4 / LOAD) bits++;
-  const size = 1 << bits;
-  const table = new Int32Array(size * 4).fill(-1);
-  const inner = new Uint8Array(data.starts.length);
-  const parents = new Int32Array(data.starts.length);
-  const segments: string[] = [];
-  for (let k = 0; k < edges.length; k += 4) {
-    const parent = edges[k + 1]!;
+  while (1 << bits < rows.length / LOAD) bits++;
+  const table = new Int32Array((1 << bits) * 3).fill(-1);
+  const inner = new Uint8Array(rows.length);
+  const depths = new Uint8Array(rows.length);
+  const segments: string[] = [''];
+  const prefixes: string[] = [''];
+  const starts = new Int32Array(rows.length + 1);
+  const entries: number[] = [];
+  const nodes = new Map<string, number>([['', 0]]);
+  for (let node = 0; node < rows.length; node++) {
+    const [prefix, ...routes] = rows[node]!;
+    starts[node] = entries.length;
+    for (const route of routes) entries.push(position(route));
+    if (node === 0) continue;
+    const cut = prefix.lastIndexOf('/');
+    const parent = nodes.get(prefix.slice(0, cut))!;
+    const segment = prefix.slice(cut + 1);
+    nodes.set(prefix, node);
+    segments.push(segment);
+    prefixes.push(prefix);
     inner[parent] = 1;
-    parents[edges[k + 2]!] = parent;
-    segments[edges[k + 2]!] = segmentAt(data.pool, edges[k + 3]!);
-    let slot = slotOf(parent, edges[k]!, 32 - bits) << 2;
-    while (table[slot] !== -1) slot = (slot + 4) & (table.length - 1);
-    table.set(edges.slice(k, k + 4), slot);
+    depths[node] = Math.min(depths[parent]! + 1, SKIP_LIMIT - 1);
+    let slot = slotOf(parent, segmentHash(segment, 0, segment.length), 32 - bits) * 3;
+    while (table[slot] !== -1) slot = (slot + 3) % table.length;
+    table.set([segmentHash(segment, 0, segment.length), parent, node], slot);
   }
-  return (tree.loaded = {
+  starts[rows.length] = entries.length;
+  return {
     table,
     shift: 32 - bits,
     inner,
-    pool: data.pool,
-    prefixes: prefixesOf(parents, segments),
-    starts: Int32Array.from(data.starts),
-    entries: Int32Array.from(data.entries),
-  });
+    segments,
+    prefixes,
+    depths,
+    starts,
+    entries: Int32Array.from(entries),
+  };
 }
 
-/** The segment at `at` of `pool`. */
-function segmentAt(pool: string, at: number): string {
-  return pool.slice(at + 2, at + 2 + lengthAt(pool, at));
-}
-
-/** The length of the segment at `at` of `pool`, stored in its first two characters. */
-function lengthAt(pool: string, at: number): number {
-  return pool.charCodeAt(at) * 0x10000 + pool.charCodeAt(at + 1);
-}
-
-/**
- * Each node's path from the root (`load`): its parent's, a `/`, its segment. Nodes are numbered
- * in pre-order, so a parent's path is made before its children's.
- */
-function prefixesOf(parents: Int32Array, segments: readonly string[]): string[] {
-  const prefixes: string[] = [''];
-  for (let node = 1; node < parents.length; node++) {
-    prefixes.push(`${prefixes[parents[node]!]!}/${segments[node]!}`);
-  }
-  return prefixes;
-}
-
-/** Whether `path` from `start` to `end` is the segment at `at` of `pool`, compared in place. */
-function sameAt(path: string, start: number, end: number, pool: string, at: number): boolean {
-  const length = lengthAt(pool, at);
-  if (end - start !== length) return false;
-  for (let i = 0; i < length; i++) {
-    if (path.charCodeAt(start + i) !== pool.charCodeAt(at + 2 + i)) return false;
+/** Whether `path` from `start` to `end` is `segment`, compared in place. */
+function sameAt(path: string, start: number, end: number, segment: string): boolean {
+  if (end - start !== segment.length) return false;
+  for (let i = 0; i < segment.length; i++) {
+    if (path.charCodeAt(start + i) !== segment.charCodeAt(i)) return false;
   }
   return true;
 }

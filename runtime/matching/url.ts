@@ -1,6 +1,7 @@
 import { currentContext } from '../http/context.js';
 import { cleanTarget } from '../http/path.js';
 import type { RouteTable, UrlPart } from '../types.js';
+import { parseLines } from './rows.js';
 
 /**
  * Route names and their parameters. The generated module augments this interface, so
@@ -188,8 +189,9 @@ function appendQuery(path: string, query: Query | undefined): string {
   return text ? `${path}?${text}` : path;
 }
 
-/** URL templates by name, in an object with no prototype. */
-export function templates(json: string): Readonly<Record<string, readonly UrlPart[]>> {
+/** URL templates by name, one `[name, parts]` per line, in an object with no prototype. */
+export function templates(rows: string): Readonly<Record<string, readonly UrlPart[]>> {
   const out = Object.create(null) as Record<string, readonly UrlPart[]>;
-  return Object.assign(out, JSON.parse(json) as Record<string, readonly UrlPart[]>);
+  for (const [name, parts] of parseLines(rows) as [string, UrlPart[]][]) out[name] = parts;
+  return out;
 }

@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { format } from 'prettier';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ const ROUTES = `import { Course } from 'course-router';\nCourse.get('/', () => '
 
 let dir: string;
 const out = () => path.join(dir, 'generated/routes.gen.ts');
+const closures = () => path.join(dir, 'generated/routes.closures.gen.ts');
 
 beforeAll(() => {
   dir = writeApp({ 'routes.ts': ROUTES });
@@ -19,14 +20,16 @@ describe('course build', () => {
   it('--check fails before the first build, writing nothing', async () => {
     const result = await runCli(['build', '--root', dir, '--check']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('is out of date');
+    expect(result.stderr).toContain('are out of date');
     expect(() => statSync(out())).toThrow();
   });
 
   it('builds, with one summary line', async () => {
     const result = await runCli(['build', '--root', dir]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^wrote .*routes\.gen\.ts: 1 routes from 1 files in \d+ ms\n$/);
+    expect(result.stdout).toMatch(
+      /^wrote .*routes\.gen\.ts and .*routes\.closures\.gen\.ts: 1 routes from 1 files in \d+ ms\n$/,
+    );
   });
 
   it('is deterministic and leaves an unchanged output untouched', async () => {
@@ -45,7 +48,7 @@ describe('course build', () => {
     writeFile(dir, 'routes.ts', ROUTES.replace("'one'", "'two'"));
     const stale = await runCli(['build', '--root', dir, '--check']);
     expect(stale.code).toBe(1);
-    expect(readFileSync(out(), 'utf8')).toContain("'one'");
+    expect(readFileSync(closures(), 'utf8')).toContain("'one'");
   });
 
   it('--json reports the build for tools', async () => {
@@ -81,6 +84,7 @@ describe('course build', () => {
     try {
       expect((await runCli(['build', '--root', app])).code).toBe(0);
       expect(readFileSync(path.join(app, 'out/table.gen.ts'), 'utf8')).toContain('"home"');
+      expect(readFileSync(path.join(app, 'out/table.closures.gen.ts'), 'utf8')).toContain("'one'");
     } finally {
       removeApp(app);
     }
@@ -120,14 +124,61 @@ describe('course build', () => {
     }
   });
 
+  it('keeps closures in a module beside the output, which --check covers and a build removes when stale', async () => {
+    const app = writeApp({
+      'routes.ts': ROUTES,
+      'app/Components/Controller/Home.ts':
+        'export class Home {\n  index() {\n    return 1;\n  }\n}\n',
+    });
+    const main = path.join(app, 'generated/routes.gen.ts');
+    const sibling = path.join(app, 'generated/routes.closures.gen.ts');
+    const check = () => runCli(['build', '--root', app, '--check']);
+    try {
+      expect((await runCli(['build', '--root', app])).code).toBe(0);
+      expect(readFileSync(sibling, 'utf8')).toContain("0: () => 'one'");
+      // A hand edit of the closures module is out of date; a build puts it back.
+      writeFileSync(sibling, readFileSync(sibling, 'utf8').replace("'one'", "'edited'"));
+      const edited = await check();
+      expect([edited.code, edited.stderr]).toEqual([
+        1,
+        expect.stringMatching(/^\S*routes\.closures\.gen\.ts is out of date/),
+      ]);
+      await runCli(['build', '--root', app]);
+      expect(readFileSync(sibling, 'utf8')).toContain("'one'");
+      // No closure, no closures module: the build removes it, and the module stops importing it.
+      writeFile(app, 'routes.ts', ROUTES.replace("() => 'one'", "'Home@index'"));
+      const built = await runCli(['build', '--root', app]);
+      expect(built.stdout).toMatch(/^wrote \S*routes\.gen\.ts: 1 routes/);
+      expect(existsSync(sibling)).toBe(false);
+      expect(readFileSync(main, 'utf8')).not.toContain('routes.closures.gen');
+      // One left behind is stale: --check names it, a build removes it.
+      writeFileSync(sibling, 'export const closures = {};\n');
+      const stale = await check();
+      expect([stale.code, stale.stderr]).toEqual([
+        1,
+        expect.stringMatching(/^\S*routes\.closures\.gen\.ts is out of date/),
+      ]);
+      expect((await runCli(['build', '--root', app])).code).toBe(0);
+      expect(existsSync(sibling)).toBe(false);
+      expect((await check()).code).toBe(0);
+    } finally {
+      removeApp(app);
+    }
+  });
+
   it('a generated 300-route app builds to a prettier fixpoint', async () => {
     const app = generateApp(`${dir}-300`, 300);
     try {
       expect((await runCli(['build', '--root', app.dir])).code).toBe(0);
-      const code = readFileSync(path.join(app.dir, 'generated/routes.gen.ts'), 'utf8');
-      expect(await format(code, { parser: 'typescript', printWidth: 100, singleQuote: true })).toBe(
-        code,
-      );
+      // The demo's closures module too: the 300 routes have none.
+      for (const file of [
+        path.join(app.dir, 'generated/routes.gen.ts'),
+        path.join(ROOT, 'generated/routes.closures.gen.ts'),
+      ]) {
+        const code = readFileSync(file, 'utf8');
+        const options = { parser: 'typescript', printWidth: 100, singleQuote: true } as const;
+        expect(await format(code, options), file).toBe(code);
+      }
     } finally {
       removeApp(app.dir);
     }

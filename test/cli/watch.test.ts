@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, removeApp, writeApp, writeFile } from '../_utils.js';
@@ -23,6 +23,7 @@ async function until(predicate: () => boolean, what: string): Promise<void> {
 }
 
 const generated = () => readFileSync(path.join(dir, 'generated/routes.gen.ts'), 'utf8');
+const closures = () => readFileSync(path.join(dir, 'generated/routes.closures.gen.ts'), 'utf8');
 const count = (text: string, word: string) => text.split(word).length - 1;
 
 beforeAll(async () => {
@@ -42,7 +43,9 @@ afterAll(() => {
 
 describe('course watch', () => {
   it('builds at start, then rebuilds when a route file changes', async () => {
-    expect(stdout).toMatch(/wrote .*routes\.gen\.ts: 1 routes in \d+ ms/);
+    expect(stdout).toMatch(
+      /wrote .*routes\.gen\.ts and .*routes\.closures\.gen\.ts: 1 routes in \d+ ms/,
+    );
     writeFile(
       dir,
       'routes.ts',
@@ -80,6 +83,16 @@ describe('course watch', () => {
     const before = count(stdout, 'wrote');
     writeFile(dir, 'routes.ts', ROUTES(`Course.get('/', () => 'fixed');`));
     await until(() => count(stdout, 'wrote') > before, 'the recovery');
-    expect(generated()).toContain("'fixed'");
+    expect(closures()).toContain("'fixed'");
+  });
+
+  it('removes the closures module when the closures go, and writes it when they come back', async () => {
+    const sibling = path.join(dir, 'generated/routes.closures.gen.ts');
+    writeFile(dir, 'routes.ts', ROUTES(`Course.get('/', 'Pages@show');`));
+    await until(() => !existsSync(sibling), 'the closures module to go');
+    expect(generated()).not.toContain('routes.closures.gen');
+    writeFile(dir, 'routes.ts', ROUTES(`Course.get('/', () => 'back');`));
+    await until(() => existsSync(sibling) && closures().includes("'back'"), 'its return');
+    expect(generated()).toContain("import { closures } from './routes.closures.gen.js';");
   });
 });

@@ -62,7 +62,7 @@ describe('a parameter that is a run of one ASCII class', () => {
     expect(code).toContain("const $u0 = charRun('0123456789');");
     // The regex of a run is not needed at run time.
     expect(code).not.toContain('[0-9]+');
-    expect(code).toMatch(/runEnd\(path, 3, \$u\d\)/);
+    expect(code).toMatch(/valueEnd\(path, 2, \$u\d\)/);
     expect(code).not.toContain('walkTree($tree');
     // Only `[^/]+`, which takes `%`, is still decoded.
     expect(code.match(/decodeParam\(/g)).toHaveLength(1);

@@ -42,11 +42,11 @@ describe('the code of a node whose routes begin alike', () => {
   it('reads a parameter the routes share once', () => {
     const generated = readFileSync(path.join(dir, 'generated/routes.gen.ts'), 'utf8');
     const node =
-      /function \$n\d+\([^)]*\)[^{]*\{\n(?:(?!^\}).*\n)*?.*wordEnd\(path, 7\)[^]*?\n\}/m.exec(
+      /function \$n\d+\([^)]*\)[^{]*\{\n(?:(?!^\}).*\n)*?.*valueEnd\(path, 6\)[^]*?\n\}/m.exec(
         generated,
       )?.[0];
     expect(node).toBeDefined();
-    expect(node!.match(/wordEnd\(path, 7\)/g)).toHaveLength(1);
+    expect(node!.match(/valueEnd\(path, 6\)/g)).toHaveLength(1);
     expect(node).not.toContain("'/event/'");
   });
 

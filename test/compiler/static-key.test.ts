@@ -1,24 +1,32 @@
 import fc from 'fast-check';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { chooseOffsets, keyFunction } from '../../compiler/emit/static-key.js';
-import { staticKey, StaticPaths } from '../../runtime/matching/statics.js';
-import { segmentHash } from '../../runtime/matching/tree.js';
+import { chooseOffsets } from '../../compiler/emit/static-key.js';
+import { RouteList } from '../../runtime/matching/route-list.js';
+import { staticKeyOf, StaticPaths } from '../../runtime/matching/statics.js';
 
-/** The generated key function, compiled with what the generated module imports for it. */
-function compiled(offsets: readonly number[]): (path: string) => number {
-  const js = ts.transpile(`(${keyFunction(offsets)})`, { target: ts.ScriptTarget.ES2022 });
-  return new Function('segmentHash', `return ${js}`)(segmentHash) as (path: string) => number;
-}
+const staticKey = (path: string, offsets: readonly number[]) => staticKeyOf(offsets)(path);
 
 const pathArb = fc.stringMatching(/^(\/[a-z0-9.%-]{0,12}){0,6}$/);
 
 describe('static path keys', () => {
-  it('generated code computes the key the build stored, for any offsets and path', () => {
+  it('tell apart paths that differ in length or at an offset they read', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.nat(30), { maxLength: 4 }), pathArb, (offsets, path) => {
-        expect(compiled(offsets)(path)).toBe(staticKey(path, offsets));
-      }),
+      fc.property(
+        fc.uniqueArray(fc.nat(30), { minLength: 1, maxLength: 4 }),
+        pathArb,
+        fc.nat(30),
+        (offsets, path, at) => {
+          // Another character at a read offset, or another length: another key (the key is a
+          // bijection of the characters it reads, as long as none is past a path's start).
+          const longer = `${path}x`;
+          expect(staticKey(longer, offsets)).not.toBe(staticKey(path, offsets));
+          if (offsets.includes(at) && at < path.length) {
+            const i = path.length - 1 - at;
+            const other = path.slice(0, i) + (path[i] === 'a' ? 'b' : 'a') + path.slice(i + 1);
+            expect(staticKey(other, offsets)).not.toBe(staticKey(path, offsets));
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -47,14 +55,17 @@ describe('static path keys', () => {
 });
 
 describe('StaticPaths', () => {
-  /** A table of `paths` (each for GET, its hit its position), as the build writes it. */
+  /** A table of `paths` (each for GET, its route its position), as the build writes it. */
   function table(paths: readonly string[], offsets: readonly number[]): StaticPaths {
-    const json = JSON.stringify({
-      verbs: [['GET']],
-      paths: paths.flatMap((path, k) => [path, k]),
-      keys: paths.map((path) => staticKey(path, offsets)),
-    });
-    return new StaticPaths(json, (path) => staticKey(path, offsets));
+    const routes = new RouteList(
+      {},
+      { C: class {} },
+      paths
+        .map((url, route) => JSON.stringify([route, 'GET', url, 'C@m', 'routes.ts:1:1']))
+        .join('\n'),
+    );
+    const rows = paths.map((path, k) => JSON.stringify([path, 'GET', k])).join('\n');
+    return new StaticPaths(routes, offsets, rows);
   }
 
   it('finds each of thousands of paths, and nothing else, whatever keys they share', () => {
@@ -62,7 +73,7 @@ describe('StaticPaths', () => {
     // A good choice of characters, one that leaves many paths per key, and every character.
     for (const offsets of [chooseOffsets(paths), [0], []]) {
       const statics = table(paths, offsets);
-      paths.forEach((path, k) => expect(statics.find(path, 'GET'), path).toBe(k));
+      paths.forEach((path) => expect(statics.find(path, 'GET')?.route.url, path).toBe(path));
       expect(statics.find('/r1/s1', 'POST')).toBeUndefined();
       for (const other of ['/r1/s2', '/r0/s5000', '/r0/s', '/', '', '/r1/s1/'])
         expect(statics.find(other, 'GET'), other).toBeNull();
