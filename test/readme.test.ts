@@ -139,7 +139,7 @@ async function checkExample(app: string): Promise<void> {
   );
   expect(tsc.stdout, 'tsc').toBe('');
 
-  const out = /^wrote (\S+):/.exec(build.stdout)![1]!;
+  const out = /^wrote (\S+?)(?: and \S+)?:/.exec(build.stdout)![1]!;
   const served = await serve(await importTable(dir, out));
   try {
     for (const block of blocks) {
