@@ -2,8 +2,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { expect } from 'vitest';
-import { ROOT, writeFile } from './_utils.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { Course, type CourseApp } from 'course-router';
+import {
+  buildApp,
+  importTable,
+  removeApp,
+  ROOT,
+  writeApp,
+  writeFile,
+  type Served,
+} from './_utils.js';
 
 /** The child's memory after two forced collections, in bytes. */
 export interface HeapFigures {
@@ -63,6 +72,36 @@ export async function serveInChild(dir: string, options = '{}'): Promise<ChildSe
         child.kill();
       }),
   };
+}
+
+/** An app served both ways for the tests of a file: node:http in a child process, Fetch here. */
+export interface ChildApp {
+  dir: string;
+  child: ChildServer;
+  app: CourseApp;
+  /** Both adapters, for `send`: the child's node:http server and this process's Fetch handler. */
+  both: Served;
+}
+
+/** Writes and builds an app, serves it in a child and in this process; stops it after the tests. */
+export function childApp(files: Record<string, string>): ChildApp {
+  const state = {} as ChildApp;
+  beforeAll(async () => {
+    state.dir = writeApp(files);
+    await buildApp(state.dir);
+    state.child = await serveInChild(state.dir, '{ onError: () => {} }');
+    state.app = Course.start(await importTable(state.dir), { onError: () => {} });
+    state.both = {
+      app: state.app,
+      base: `http://127.0.0.1:${state.child.port}`,
+      close: async () => {},
+    };
+  });
+  afterAll(async () => {
+    await state.child?.stop();
+    if (state.dir) removeApp(state.dir);
+  });
+  return state;
 }
 
 /** What came back for bytes written on a socket: the answer, and how the connection ended. */

@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CourseApp } from 'course-router';
-import { Course } from 'course-router';
+import { describe, expect, it } from 'vitest';
 import {
+  childApp,
   eventually,
   expectAlive,
   getBody,
   rawExchange,
-  serveInChild,
-  type ChildServer,
   type RawAnswer,
 } from '../_child.js';
-import { buildApp, importTable, removeApp, send, writeApp, type Served } from '../_utils.js';
+import { send } from '../_utils.js';
 
 // Request bodies that break or overflow, through both adapters: node:http served by a child
 // process (a crash is seen as its exit) over raw sockets, and Fetch with `Request` objects in
@@ -48,24 +45,7 @@ export class Recorder {
 };
 
 const MiB = 1024 * 1024;
-let dir: string;
-let child: ChildServer;
-let app: CourseApp;
-/** Both adapters, for `send`: the child's node:http server and this process's Fetch handler. */
-let both: Served;
-
-beforeAll(async () => {
-  dir = writeApp(FILES);
-  await buildApp(dir);
-  child = await serveInChild(dir, '{ onError: () => {} }');
-  app = Course.start(await importTable(dir), { onError: () => {} });
-  both = { app, base: `http://127.0.0.1:${child.port}`, close: async () => {} };
-});
-
-afterAll(async () => {
-  await child?.stop();
-  if (dir) removeApp(dir);
-});
+const served = childApp(FILES);
 
 /** A request head for raw bytes; `length` a Content-Length, or `chunked`. */
 const head = (target: string, type: string, length: number | 'chunked') =>
@@ -113,12 +93,12 @@ const UNCLOSED_FILE =
 describe('a request body that breaks is a 4xx for that request; the process lives', () => {
   it('a multipart file part with no closing boundary is a 400, on a route or none', async () => {
     for (const target of ['/no/such/route', '/echo']) {
-      const answer = await rawExchange(child.port, [
+      const answer = await rawExchange(served.child.port, [
         head(target, 'multipart/form-data; boundary=XX', UNCLOSED_FILE.length) + UNCLOSED_FILE,
       ]);
-      expect(answer.status, child.stderr()).toBe(400);
-      await expectAlive(child);
-      const viaFetch = await app.fetch(
+      expect(answer.status, served.child.stderr()).toBe(400);
+      await expectAlive(served.child);
+      const viaFetch = await served.app.fetch(
         new Request(`http://localhost${target}`, {
           method: 'POST',
           headers: { 'content-type': 'multipart/form-data; boundary=XX' },
@@ -132,36 +112,38 @@ describe('a request body that breaks is a 4xx for that request; the process live
   it('a client that leaves, a body shorter than its Content-Length, broken chunked framing: a 400 reaches the handlers', async () => {
     const form = 'application/x-www-form-urlencoded';
     // The client leaves after 10 of 100 bytes.
-    await rawExchange(child.port, [head('/seen/echo', form, 100), 'a=1&b=2&c='], {
+    await rawExchange(served.child.port, [head('/seen/echo', form, 100), 'a=1&b=2&c='], {
       abortAfter: 2,
     });
     // The client sends 3 of 500 bytes and closes its side.
-    const short = await rawExchange(child.port, [head('/seen/echo', form, 500) + 'a=1']);
+    const short = await rawExchange(served.child.port, [head('/seen/echo', form, 500) + 'a=1']);
     // A chunk size that is not hexadecimal, after a first good chunk.
-    const framing = await rawExchange(child.port, [
+    const framing = await rawExchange(served.child.port, [
       head('/seen/echo', form, 'chunked') + '3\r\na=1\r\n',
       'zz\r\nb=2\r\n0\r\n\r\n',
     ]);
     // Node answers the broken framing itself; the router's answer to a gone client goes nowhere.
     expect([short.status, framing.status]).toEqual([400, 400]);
     await eventually(
-      async () => JSON.parse(await getBody(child.port, '/log')) as number[],
+      async () => JSON.parse(await getBody(served.child.port, '/log')) as number[],
       [400, 400, 400],
     );
-    await expectAlive(child);
+    await expectAlive(served.child);
   });
 
   it('Fetch: a body stream that errors, ends before its Content-Length or carries no bytes is a 400', async () => {
     const bytes = new TextEncoder().encode('a=1&b=2');
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
-    const errors = await app.fetch(streamed('/echo', [bytes], { headers: form, fail: true }));
-    const early = await app.fetch(
+    const errors = await served.app.fetch(
+      streamed('/echo', [bytes], { headers: form, fail: true }),
+    );
+    const early = await served.app.fetch(
       streamed('/echo', [bytes], { headers: { ...form, 'content-length': '500' } }),
     );
-    const notBytes = await app.fetch(
+    const notBytes = await served.app.fetch(
       streamed('/echo', ['a=1' as unknown as Uint8Array], { headers: form }),
     );
-    const whole = await app.fetch(
+    const whole = await served.app.fetch(
       streamed('/echo', [bytes], { headers: { ...form, 'content-length': '7' } }),
     );
     expect([errors.status, early.status, notBytes.status, whole.status]).toEqual([
@@ -177,24 +159,26 @@ describe('a JSON body nested past its bound', () => {
       headers: { 'content-type': 'application/json' },
       body: '['.repeat(depth) + ']'.repeat(depth),
     });
-    expect((await send(both, 'POST', '/echo', nested(256))).body).toBe('{"fields":1,"files":0}');
-    expect(await send(both, 'POST', '/echo', nested(257))).toMatchObject({
+    expect((await send(served.both, 'POST', '/echo', nested(256))).body).toBe(
+      '{"fields":1,"files":0}',
+    );
+    expect(await send(served.both, 'POST', '/echo', nested(257))).toMatchObject({
       status: 400,
       body: 'JSON nested deeper than 256',
     });
-    expect((await send(both, 'POST', '/echo', nested(100_000))).status).toBe(400);
+    expect((await send(served.both, 'POST', '/echo', nested(100_000))).status).toBe(400);
   });
 });
 
 describe('a body over its limit: the client receives the 413, then the connection closes', () => {
   it('a 2 MiB chunked JSON body', async () => {
-    const answer = await rawExchange(child.port, [
+    const answer = await rawExchange(served.child.port, [
       head('/echo', 'application/json', 'chunked'),
       ...chunked(2 * MiB),
     ]);
     expect(answer.status, answer.text.slice(0, 200)).toBe(413);
     expect(headerOf(answer, 'connection')).toBe('close');
-    const viaFetch = await app.fetch(
+    const viaFetch = await served.app.fetch(
       streamed(
         '/echo',
         Array.from({ length: 32 }, () => new Uint8Array(64 * 1024)),
@@ -204,12 +188,12 @@ describe('a body over its limit: the client receives the 413, then the connectio
       ),
     );
     expect([viaFetch.status, viaFetch.headers.get('connection')]).toEqual([413, 'close']);
-    await expectAlive(child);
+    await expectAlive(served.child);
   });
 
   it('a declared Content-Length over the limit: the 413 once the upload is in, no other request on that connection', async () => {
     // A request written after the body would be answered on a connection kept alive.
-    const answer = await rawExchange(child.port, [
+    const answer = await rawExchange(served.child.port, [
       head('/echo', 'application/x-www-form-urlencoded', 2 * MiB),
       Buffer.alloc(2 * MiB, 'a'),
       'GET / HTTP/1.1\r\nHost: localhost\r\n\r\n',
@@ -217,7 +201,7 @@ describe('a body over its limit: the client receives the 413, then the connectio
     expect(answer.status, JSON.stringify(answer).slice(0, 200)).toBe(413);
     expect(headerOf(answer, 'connection')).toBe('close');
     expect(answer.text.match(/HTTP\/1\.1 /g)).toHaveLength(1);
-    const viaFetch = await app.fetch(
+    const viaFetch = await served.app.fetch(
       new Request('http://localhost/echo', {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'content-length': String(2 * MiB) },
@@ -230,14 +214,14 @@ describe('a body over its limit: the client receives the 413, then the connectio
   it('an upload far over the limit is not waited for; one that stalls gets its 413 after 2 s', async () => {
     const started = Date.now();
     const far = await rawExchange(
-      child.port,
+      served.child.port,
       [head('/echo', 'application/json', 1024 * MiB), Buffer.alloc(64 * 1024)],
       { keepOpen: true },
     );
     expect([far.status, headerOf(far, 'connection')]).toEqual([413, 'close']);
     expect(Date.now() - started).toBeLessThan(1000);
     const stalled = await rawExchange(
-      child.port,
+      served.child.port,
       [head('/echo', 'application/json', 'chunked'), ...chunked(MiB + 1024).slice(0, -1)],
       { keepOpen: true },
     );
@@ -249,7 +233,7 @@ describe('a body over its limit: the client receives the 413, then the connectio
   it('an exception handler that answers the 413 itself: the connection still closes', async () => {
     // 10 MiB is more than the router drains: the rest stays unread, and the connection closes.
     const answer = await rawExchange(
-      child.port,
+      served.child.port,
       [head('/seen/echo', 'application/json', 'chunked'), ...chunked(10 * MiB)],
       { keepOpen: true },
     );
@@ -261,7 +245,7 @@ describe('a body over its limit: the client receives the 413, then the connectio
     const name = 'n'.repeat(300);
     const body = `--XX\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${'v'.repeat(2 * MiB)}\r\n--XX--\r\n`;
     const init = { headers: { 'content-type': 'multipart/form-data; boundary=XX' }, body };
-    expect((await send(both, 'POST', '/field', init)).body).toBe(`300:${2 * MiB}`);
+    expect((await send(served.both, 'POST', '/field', init)).body).toBe(`300:${2 * MiB}`);
   });
 
   it('multipart: over 10 MiB, over 20 files or over 1,000 fields', async () => {
@@ -271,20 +255,20 @@ describe('a body over its limit: the client receives the 413, then the connectio
     const files = Array.from({ length: 21 }, (_, i) => part(`f${i}`, true)).join('') + '--XX--\r\n';
     const fields = Array.from({ length: 1001 }, (_, i) => part(`v${i}`)).join('') + '--XX--\r\n';
     const init = (body: string) => ({ headers: { 'content-type': type }, body });
-    expect((await send(both, 'POST', '/echo', init(files))).status).toBe(413);
-    expect((await send(both, 'POST', '/echo', init(fields))).status).toBe(413);
+    expect((await send(served.both, 'POST', '/echo', init(files))).status).toBe(413);
+    expect((await send(served.both, 'POST', '/echo', init(fields))).status).toBe(413);
     const big = `--XX\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\n\r\n`;
-    const answer = await rawExchange(child.port, [
+    const answer = await rawExchange(served.child.port, [
       head('/echo', type, 'chunked') + `${big.length.toString(16)}\r\n${big}\r\n`,
       ...chunked(11 * MiB),
     ]);
     expect([answer.status, headerOf(answer, 'connection')]).toEqual([413, 'close']);
-    const viaFetch = await app.fetch(
+    const viaFetch = await served.app.fetch(
       streamed('/echo', [new TextEncoder().encode(big), new Uint8Array(11 * MiB)], {
         headers: { 'content-type': type },
       }),
     );
     expect(viaFetch.status).toBe(413);
-    await expectAlive(child);
+    await expectAlive(served.child);
   });
 });

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Course, type CourseApp } from 'course-router';
-import { rawExchange, serveInChild, type ChildServer } from '../_child.js';
-import { buildApp, importTable, removeApp, send, writeApp, type Served } from '../_utils.js';
+import { describe, expect, it, vi } from 'vitest';
+import { childApp, rawExchange } from '../_child.js';
+import { send } from '../_utils.js';
 
 // The adapters own the message framing: an app cannot set Content-Length, Transfer-Encoding,
 // Connection… (a 500 at the call, through the error path), and a `Response` a route returns
@@ -40,27 +39,11 @@ const FRAMING = [
   ['Proxy-Connection', 'keep-alive'],
 ] as const;
 
-let dir: string;
-let child: ChildServer;
-let app: CourseApp;
-let both: Served;
-
-beforeAll(async () => {
-  dir = writeApp(FILES);
-  await buildApp(dir);
-  child = await serveInChild(dir, '{ onError: () => {} }');
-  app = Course.start(await importTable(dir), { onError: () => {} });
-  both = { app, base: `http://127.0.0.1:${child.port}`, close: async () => {} };
-});
-
-afterAll(async () => {
-  await child?.stop();
-  if (dir) removeApp(dir);
-});
+const served = childApp(FILES);
 
 /** Two pipelined requests on one connection: `target`, then `GET /`. Their statuses and bodies. */
 async function pipelined(target: string): Promise<string[]> {
-  const answer = await rawExchange(child.port, [
+  const answer = await rawExchange(served.child.port, [
     `GET ${target} HTTP/1.1\r\nHost: localhost\r\n\r\n` +
       'GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
   ]);
@@ -74,7 +57,7 @@ describe('framing headers are the adapters’ own', () => {
     for (const [name, value] of FRAMING) {
       const target = `/set?n=${name}&v=${encodeURIComponent(value)}`;
       expect(await pipelined(target), name).toEqual(['500 Internal Server Error', '200 home']);
-      expect((await send(both, 'GET', target)).status, name).toBe(500);
+      expect((await send(served.both, 'GET', target)).status, name).toBe(500);
     }
   });
 
@@ -83,7 +66,7 @@ describe('framing headers are the adapters’ own', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     for (const [name, value] of FRAMING) {
       const query = `?n=${name.toLowerCase()}&v=${encodeURIComponent(value)}`;
-      expect((await send(both, 'GET', `/thrown${query}`)).status, name).toBe(500);
+      expect((await send(served.both, 'GET', `/thrown${query}`)).status, name).toBe(500);
       // A Content-Length written past header() is replaced by the body's own; `Connection:
       // close`, which the router itself sends with a refused upload, closes the connection.
       const direct = await pipelined(`/direct${query}`);
@@ -92,14 +75,14 @@ describe('framing headers are the adapters’ own', () => {
         connection: value === 'close' ? ['200 ok'] : undefined,
       }[name.toLowerCase()] ?? ['500 Internal Server Error', '200 home'];
       expect(direct, name).toEqual(expected);
-      expect((await send(both, 'GET', `/direct${query}`)).status, name).toBe(
+      expect((await send(served.both, 'GET', `/direct${query}`)).status, name).toBe(
         direct[0] === '200 ok' ? 200 : 500,
       );
     }
   });
 
   it('a Response a route returns loses them: its body is framed by what is sent', async () => {
-    const answer = await rawExchange(child.port, [
+    const answer = await rawExchange(served.child.port, [
       'GET /returned HTTP/1.1\r\nHost: localhost\r\n\r\n' +
         'GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
     ]);
@@ -109,7 +92,7 @@ describe('framing headers are the adapters’ own', () => {
     expect(first).not.toMatch(/content-length: 40|keep-alive: timeout=99|upgrade|trailer|\r\nte:/i);
     expect(first).toMatch(/\r\nConnection: keep-alive\r\n/);
     expect(second).toMatch(/^HTTP\/1\.1 200 [^]*\r\n\r\nhome$/);
-    const fetched = await app.fetch(new Request('http://localhost/returned'));
+    const fetched = await served.app.fetch(new Request('http://localhost/returned'));
     expect(await fetched.text()).toBe('ok');
     expect(fetched.headers.get('x-test')).toBe('kept');
     for (const name of [
@@ -122,7 +105,9 @@ describe('framing headers are the adapters’ own', () => {
       'te',
     ])
       expect(fetched.headers.get(name), name).toBeNull();
-    const head = await app.fetch(new Request('http://localhost/returned', { method: 'HEAD' }));
+    const head = await served.app.fetch(
+      new Request('http://localhost/returned', { method: 'HEAD' }),
+    );
     expect([head.headers.get('content-length'), head.headers.get('x-test')]).toEqual([
       null,
       'kept',
@@ -132,11 +117,13 @@ describe('framing headers are the adapters’ own', () => {
 
 describe('response().write()', () => {
   it('sends HTML unless a content type was set, in both adapters', async () => {
-    expect(await send(both, 'GET', '/written')).toMatchObject({
+    expect(await send(served.both, 'GET', '/written')).toMatchObject({
       body: '<b>hi</b>',
       headers: { 'content-type': 'text/html; charset=utf-8' },
     });
-    expect((await send(both, 'GET', '/written-typed')).headers['content-type']).toBe('text/plain');
+    expect((await send(served.both, 'GET', '/written-typed')).headers['content-type']).toBe(
+      'text/plain',
+    );
   });
 });
 
@@ -150,7 +137,7 @@ describe('url() of the current request', () => {
       '/cur/%22a"?x="',
     ]) {
       const { pathname, search } = new URL(target, 'http://localhost');
-      const answer = await send(both, 'GET', target);
+      const answer = await send(served.both, 'GET', target);
       expect(answer.body, target).toBe(pathname + search);
       expect(answer.body, target).not.toMatch(/["<>]/);
     }
