@@ -1,4 +1,4 @@
-import { bad, hit, miss, tooLong, type Case } from '../_case.js';
+import { bad, hit, miss, notAllowed, tooLong, type Case } from '../_case.js';
 
 /** What a parameter may hold: regexes, percent-decoding, normalised paths, the length limit. */
 export const VALUES: Case[] = [
@@ -76,6 +76,9 @@ export const VALUES: Case[] = [
       miss('GET /e/file/..%2F..%2Fetc%2Fpasswd'),
       miss('GET /e/file/..%2f..%2fetc%2fpasswd'),
       hit('GET /e/file/a%25b', 'encfile', 'a%b'),
+      // A 405 names the verbs of the routes whose regexes take the decoded value, and only them.
+      notAllowed('POST /e/file/a%25b', 'GET, HEAD'),
+      miss('POST /e/file/a%2Fb'),
       hit('GET /e/pct/50%25', 'encpct', '50%'),
       // Decoded once: `%2525` is the value `%25`, not `%`.
       miss('GET /e/pct/50%2525'),
@@ -105,6 +108,8 @@ export const VALUES: Case[] = [
       miss('GET /e/d/file/a%2Fb enc.example.com'),
       hit('GET /e/d/name/50%25.txt enc.example.com', 'dencname', '50%', 'txt'),
       miss('GET /e/d/name/a%2Fb.txt enc.example.com'),
+      notAllowed('POST /e/d/name/50%25.txt enc.example.com', 'GET, HEAD'),
+      miss('POST /e/d/name/a%2Fb.txt enc.example.com'),
       hit('GET /e/d/m/a%25b enc.example.com', 'dencm', 'a%b', 'a%b'),
       // The setMatch regex matches; the URL's `{name}` does not, decoded: it is absent.
       hit('GET /e/d/m/a%2Fb enc.example.com', 'dencm', null, 'a/b'),
