@@ -14,6 +14,7 @@ export { allowedIn, testPath, walkTree } from './matching/matcher.js';
 export {
   absentAt,
   charRun,
+  decodedPasses,
   leadingSegments,
   segmentEnd,
   valueEnd,

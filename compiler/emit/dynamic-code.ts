@@ -1,5 +1,6 @@
 import { HOST_FLAGS } from '../groups.js';
 import { ROUTE_FLAGS } from '../pattern.js';
+import { paramFlags } from '../regex.js';
 import { accepts, literalPrefix } from '../plan.js';
 import type { RouteRecord } from '../types.js';
 import { describeRoute } from './_describe.js';
@@ -8,6 +9,7 @@ import { hostBound, pathBound } from './bounds.js';
 import { normalWithNormalRest } from './normal-only.js';
 import type { RegexConstant } from './path-code.js';
 import {
+  classUnit,
   codeSteps,
   segmentSteps,
   splitHead,
@@ -55,12 +57,17 @@ export function emitDynamic(
 /**
  * A route whose shape needs its regex (a parameter matching `/`, or several in one segment):
  * its leading literal compared first, then one `exec` (on a path within its bound, `within`),
- * whose groups are its parameters.
+ * whose groups are its parameters; a value with an escape must then pass its own regex decoded
+ * (`decodedPasses`).
  */
 function emitRegexFunction(name: string, route: RouteRecord, regex: RegexConstant): string {
   const head = route.tokens[0]?.kind === 'literal' ? route.tokens[0].text : '';
   const groups = (new RegExp(`${route.regex}|`, ROUTE_FLAGS).exec('')?.length ?? 1) - 1;
   const values = Array.from({ length: groups }, (_, i) => `decodeParam(m[${i + 1}])`);
+  const checks = decodedChecks(route).map(
+    ([group, source, flags]) =>
+      `  if (!decodedPasses(m[${group}], ${regex(regexLiteral(source, flags))})) return undefined;`,
+  );
   const [fixed, params] = pathBound(route);
   return [
     `function ${name}(path: string, host: string): Params | undefined {`,
@@ -70,9 +77,31 @@ function emitRegexFunction(name: string, route: RouteRecord, regex: RegexConstan
     `  if (!within(path, ${fixed}, ${params})) return undefined;`,
     `  const m = ${regex(regexLiteral(route.regex, ROUTE_FLAGS))}.exec(path);`,
     '  if (m === null) return undefined;',
+    ...checks,
     `  return [${values.join(', ')}];`,
     '}',
   ].join('\n');
+}
+
+/**
+ * The parameters of a route's regex whose value may hold an escape (`%2F`, `%25`) and read
+ * otherwise decoded, as `[group, anchored regex, flags]` (the form the ReDoS gate checks): the
+ * matcher tests each such value again, decoded (runtime `decodedPasses`). A class without `%`
+ * (`\w+`, `[0-9]+`) never captures an escape; `.*` and `.+` take a decoded `/` or `%` as they
+ * take the escape's characters.
+ */
+function decodedChecks(route: RouteRecord): [group: number, source: string, flags: string][] {
+  const out: [number, string, string][] = [];
+  let group = 0;
+  for (const token of route.tokens) {
+    if (token.kind !== 'param') continue;
+    group++;
+    const flags = paramFlags(token);
+    if (token.regex === '.*' || token.regex === '.+') continue;
+    if (classUnit(token.regex, flags)?.test('%') === false) continue;
+    out.push([group, `^(?:${token.regex})$`, flags]);
+  }
+  return out;
 }
 
 /** A dynamic route as the tree's node functions try it. */
@@ -110,6 +139,8 @@ function testRow(route: RouteRecord): unknown[] {
         : { ...checked(domain.regex, HOST_FLAGS), ...bounded(hostBound(domain.tokens)) };
   const simple = segmentSteps(route);
   const bound = bounded(pathBound(route));
+  const checks = decodedChecks(route);
+  const decoded = checks.length === 0 ? {} : { checks };
   const path = route.match
     ? {
         match: checked(route.match.source, route.match.flags).regex,
@@ -120,10 +151,11 @@ function testRow(route: RouteRecord): unknown[] {
           : {}),
         urlParams: route.params.length,
         captures: route.match.captures,
+        ...decoded,
       }
     : simple
       ? splitHead(simple).steps.map(stepRow)
-      : { ...checked(route.regex, ROUTE_FLAGS), ...bound, head: literalPrefix(route) };
+      : { ...checked(route.regex, ROUTE_FLAGS), ...bound, head: literalPrefix(route), ...decoded };
   return host === undefined ? [route.index, verbs, path] : [route.index, verbs, path, host];
 }
 

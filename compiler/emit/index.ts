@@ -89,6 +89,7 @@ const INTERNAL: [string, string][] = [
     'buildUrl',
     'charRun',
     'decodeParam',
+    'decodedPasses',
     'defineRoutes',
     'handlersOf',
     'parseTree',

@@ -57,7 +57,8 @@ export function pathLines(
       // Last: a `/`, then anything but a line break (what `.` matches), to the end.
       const value = name('v');
       const from = print(plus(at, pending.length + 1));
-      // Any rest but an empty one (when `.+`) and one with a line break; its escapes decoded.
+      // Any rest but an empty one (when `.+`) and one with a line break; its escapes decoded
+      // after the test, which reads the same either way: a decoded `/` or `%` is no line break.
       const taken = [
         `if (${step.empty ? '' : `${value} === '' || `}${regex(regexLiteral(LINE_BREAK))}.test(${value})) ${fail}`,
         succeed([...found, `decodeParam(${value})`]),
@@ -93,13 +94,15 @@ export function pathLines(
         `if (!absentAt(path, ${slash})) {`,
         `  ${end} = ${valueEnd(step, slash, regex)};`,
         `  if (${end} === -1) ${fail}`,
-        `  ${value} = path.slice(${print(plus(at, 1))}, ${end});`,
         ...(isRead(step)
-          ? []
-          : [`  if (!${regex(regexLiteral(step.check!, step.flags))}.test(${value})) ${fail}`]),
+          ? [`  ${value} = path.slice(${print(plus(at, 1))}, ${end});`]
+          : [
+              `  ${value} = decodeParam(path.slice(${print(plus(at, 1))}, ${end}));`,
+              `  if (!${regex(regexLiteral(step.check!, step.flags))}.test(${value})) ${fail}`,
+            ]),
         `}`,
       );
-      found.push(isRead(step) ? value : `decodeParam(${value})`);
+      found.push(value);
       at = { variable: end, offset: 0 };
       continue;
     }
@@ -124,8 +127,9 @@ export function pathLines(
 /**
  * A required parameter after the literal `pending` at `at`: the literal compared, then the
  * value's end found (runtime `valueEnd`, `segmentEnd`). A word or a run is read as its end is
- * looked for; any other value's regex check is returned apart (`checks`), for the caller to
- * run when it wants.
+ * looked for (it never holds `%`, so never an escape); any other value is decoded, then its
+ * regex tests the decoded value, in checks returned apart (`checks`) for the caller to run
+ * when it wants.
  */
 export function paramLines(
   step: { check: string | undefined; flags: string; run: string | undefined },
@@ -154,10 +158,10 @@ export function paramLines(
   return {
     lines,
     checks: [
-      `const ${value} = path.slice(${start}, ${end});`,
+      `const ${value} = decodeParam(path.slice(${start}, ${end}));`,
       `if (!${regex(regexLiteral(step.check!, step.flags))}.test(${value})) ${fail}`,
     ],
-    value: `decodeParam(${value})`,
+    value,
     end: { variable: end, offset: 0 },
   };
 }

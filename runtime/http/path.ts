@@ -77,7 +77,12 @@ export function decodePath(path: string): string | undefined {
   return STRAY.test(out.replace(KEPT, '')) ? undefined : out;
 }
 
-/** Finishes decoding a parameter value taken from a path produced by `decodePath`. */
+/**
+ * Finishes decoding a parameter value taken from a path produced by `decodePath`: a value
+ * without `%` is its own decoded form, and is returned as it is.
+ */
+export function decodeParam(value: string): string;
+export function decodeParam(value: string | undefined): string | undefined;
 export function decodeParam(value: string | undefined): string | undefined {
   if (value === undefined || value.indexOf('%') === -1) return value;
   return value.replace(KEPT, (e) => (e[2] === '5' ? '%' : '/'));

@@ -6,7 +6,7 @@ import { within } from './bound.js';
 import { decodeParam } from '../http/path.js';
 import type { RouteList } from './route-list.js';
 import type { RouteTest, RouteTests } from './route-tests.js';
-import { matchSegments, type SegmentProgram } from './segments.js';
+import { decodedPasses, matchSegments, type SegmentProgram } from './segments.js';
 import { loadTree, segmentEnds, walkTo, type MatchTree } from './tree.js';
 import type { MatchHit, Params } from '../types.js';
 
@@ -113,17 +113,28 @@ export function testPath(
     const m = (pathTest as RegExp).exec(path);
     if (m === null) return undefined;
     const url = test.url;
-    if (url === 0) values = decodeAll(m, 1, m.length);
-    else {
+    if (url === 0) {
+      if (!passChecks(m, test)) return undefined;
+      values = decodeAll(m, 1, m.length);
+    } else {
+      // A `setMatch` regex reads the path as normalised, `%2F` and `%25` encoded: it draws the
+      // route's structure itself, which decoding would change. Its URL's parameters are given
+      // when the URL regex matches and each passes its regex decoded, as the URL's own route.
       const u = url.exec(path);
       values =
-        u === null
+        u === null || !passChecks(u, test)
           ? new Array<undefined>(test.urlParams).fill(undefined)
           : decodeAll(u, 1, 1 + test.urlParams);
       values.push(...decodeAll(m, 1, 1 + test.captures));
     }
   }
   return domain === undefined ? values : [...domain, ...values];
+}
+
+/** Whether each value of `m` that `test` checks again passes its regex decoded (`decodedPasses`). */
+function passChecks(m: RegExpExecArray, test: RouteTest): boolean {
+  for (const [group, check] of test.checks) if (!decodedPasses(m[group], check)) return false;
+  return true;
 }
 
 function decodeAll(m: RegExpExecArray, from: number, to: number): (string | undefined)[] {

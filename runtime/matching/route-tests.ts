@@ -19,6 +19,12 @@ export interface RouteTest {
   readonly url: RegExp | 0;
   readonly urlParams: number;
   readonly captures: number;
+  /**
+   * For a path regex (a `setMatch` route's: its URL regex), the parameters whose value may hold
+   * an escape, by group, each with its own anchored regex, which the decoded value must pass
+   * (`decodedPasses`).
+   */
+  readonly checks: readonly (readonly [group: number, check: RegExp])[];
   /** How many literal segments the program starts with (`leadingSegments`). */
   readonly pieces: number;
 }
@@ -28,10 +34,11 @@ export interface RouteTest {
  * JSON array per line, in registration order, `[route, verbs, path, host?]`: the route's number,
  * the verbs it answers (`GET|HEAD`; `*`: every verb), its path, segment by segment (literals;
  * parameters as `"{id}"`, a word, `"{id?}"`, or `{ param, optional?, run? | regex, flags }`), or
- * as a regex (`{ regex, flags, fixed, params, head }`: what bounds the path it runs on, and the
- * literal every path it matches starts with), or a `setMatch` route's (`{ match, flags, fixed,
- * params, url?, urlFlags?, urlParams, captures }`), and its host (a name, or `{ regex, flags,
- * fixed, params }`). Each is read when first tried.
+ * as a regex (`{ regex, flags, fixed, params, head, checks? }`: what bounds the path it runs on,
+ * the literal every path it matches starts with, and `[group, regex, flags]` for each parameter
+ * whose value may hold an escape), or a `setMatch` route's (`{ match, flags, fixed, params, url?,
+ * urlFlags?, urlParams, captures, checks? }`), and its host (a name, or `{ regex, flags, fixed,
+ * params }`). Each is read when first tried.
  */
 export class RouteTests {
   readonly #rows: Rows<RouteTest>;
@@ -74,22 +81,28 @@ interface Bounded {
   params: number;
 }
 
+/** The parameters of a path regex whose decoded value is tested again: `[group, regex, flags]`. */
+interface Checked {
+  checks?: [group: number, regex: string, flags: string][];
+}
+
 type Step =
   string | { param: string; optional?: true; run?: string; regex?: string; flags?: string };
 
-type Regex = Bounded & { regex: string; flags: string; head: string };
+type Regex = Bounded & Checked & { regex: string; flags: string; head: string };
 
 type PathTest =
   | Step[]
   | Regex
-  | (Bounded & {
-      match: string;
-      flags: string;
-      url?: string;
-      urlFlags?: string;
-      urlParams: number;
-      captures: number;
-    });
+  | (Bounded &
+      Checked & {
+        match: string;
+        flags: string;
+        url?: string;
+        urlFlags?: string;
+        urlParams: number;
+        captures: number;
+      });
 
 type StoredTest = [
   route: number,
@@ -121,6 +134,7 @@ function readTest([route, verbs, path, host]: StoredTest): RouteTest {
     url: match?.url === undefined ? 0 : regexOf(match.url, match.urlFlags),
     urlParams: match?.urlParams ?? 0,
     captures: match?.captures ?? 0,
+    checks: regex?.checks?.map(([group, source, flags]) => [group, regexOf(source, flags)]) ?? NONE,
     pieces: program === undefined ? 0 : leadingSegments(program),
   };
 }
@@ -138,6 +152,8 @@ function readStep(step: Step): SegmentProgram[number] {
   if (step.regex !== undefined) return [optional, new RegExp(step.regex, step.flags)];
   return WORD_STEPS[optional];
 }
+
+const NONE: readonly [number, RegExp][] = [];
 
 // One table per class, shared by the programs that read it.
 const runs = new Map<string, Uint8Array>();

@@ -3,8 +3,9 @@
  * runs a route's steps as data (the shared walker of a large app), and the generated code of a
  * smaller app calls the same functions from its straight-line code. A value is one
  * `/`-separated segment after the route's literal; a word (the default `\w+`) or a run of one
- * ASCII class is read to its end in one pass; any other value is the whole segment, tested by
- * its regex, then decoded.
+ * ASCII class is read to its end in one pass; any other value is the whole segment, decoded,
+ * then tested by its regex: a parameter regex tests the decoded value (`%2F` a slash, `%25` a
+ * percent). A word or a run never holds `%`, so it has no escape left to decode.
  */
 import { decodeParam } from '../http/path.js';
 
@@ -83,8 +84,8 @@ export function matchSegments(
       if (end === -1) return undefined;
       value = path.slice(pos + 1, end);
       if (check !== 0) {
-        if (!check.test(value)) return undefined;
         value = decodeParam(value);
+        if (!check.test(value)) return undefined;
       }
       pos = end;
     }
@@ -97,6 +98,16 @@ export function matchSegments(
   if (count === 0) return [];
   if (count === 1) return [first];
   return more === undefined ? [first, second] : [first, second, ...more];
+}
+
+/**
+ * Whether a value a whole-path regex captured (a route regex, for a parameter that may match `/`
+ * or shares its segment) passes `check`, its parameter's own anchored regex, once decoded. That
+ * regex read the path with `%2F` and `%25` encoded: only a value holding one of them (a `%`)
+ * may read otherwise decoded, and only it is tested again; an absent optional value passes.
+ */
+export function decodedPasses(value: string | undefined, check: RegExp): boolean {
+  return value === undefined || value.indexOf('%') === -1 || check.test(decodeParam(value));
 }
 
 /**

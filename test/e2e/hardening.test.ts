@@ -8,6 +8,7 @@ import {
   runCli,
   send,
   serve,
+  WALKED_ROUTES,
   writeApp,
   type Served,
 } from '../_utils.js';
@@ -87,6 +88,82 @@ function rawStatus(base: string, request: string): Promise<number> {
     socket.on('error', reject);
   });
 }
+
+// A handler that trusts its parameter regex: `[^/]+` must mean no slash, also one sent as `%2F`.
+const GUARDED = `
+import { Course } from 'course-router';
+Course.get('/files/{name}', (name: string) => 'file:' + name).where('name', '[^/]+');
+Course.get('/pct/{v}', (v: string) => 'pct:' + v).where('v', '[0-9]+%');
+Course.get('/doc/{base}.{ext}', (base: string, ext: string) => 'doc:' + base + '|' + ext)
+  .where({ base: '[^/.]+', ext: '[a-z]+' });
+Course.get('/doc/{any}', (any: string) => 'any:' + any).where('any', '.+');
+`;
+
+describe('a parameter regex tests the decoded value (both adapters, both matchers)', () => {
+  const apps: { label: string; dir: string; served: Served }[] = [];
+
+  beforeAll(async () => {
+    for (const [label, extra] of [
+      ['generated code', ''],
+      ['shared walker', WALKED_ROUTES],
+    ] as const) {
+      const app = writeApp({ 'routes.ts': `${GUARDED}${extra}\n` });
+      await buildApp(app);
+      apps.push({ label, dir: app, served: await serve(await importTable(app)) });
+    }
+  });
+
+  afterAll(async () => {
+    for (const app of apps) {
+      await app.served.close();
+      removeApp(app.dir);
+    }
+  });
+
+  it('an encoded slash never passes a [^/]+ guard: ..%2F..%2Fetc%2Fpasswd is a 404', async () => {
+    for (const { label, served } of apps) {
+      for (const target of [
+        '/files/..%2F..%2Fetc%2Fpasswd',
+        '/files/..%2f..%2fetc%2fpasswd',
+        '/files/a%2Fb',
+        '/files/%2F',
+      ]) {
+        expect((await send(served, 'GET', target)).status, `${label} ${target}`).toBe(404);
+        expect(
+          await rawStatus(
+            served.base,
+            `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+          ),
+          `${label} ${target} (raw)`,
+        ).toBe(404);
+      }
+      expect((await send(served, 'GET', '/files/notes.txt')).body, label).toBe('file:notes.txt');
+      // Decoded once: `%252F` is the three characters `%2F`, no slash.
+      expect((await send(served, 'GET', '/files/..%252F')).body, label).toBe('file:..%2F');
+    }
+  });
+
+  it('an encoded percent is a percent to the regex: [0-9]+% takes 50%25', async () => {
+    for (const { label, served } of apps) {
+      expect(await send(served, 'GET', '/pct/50%25'), label).toMatchObject({
+        status: 200,
+        body: 'pct:50%',
+      });
+      expect((await send(served, 'GET', '/pct/50%2525')).status, label).toBe(404);
+      expect((await send(served, 'GET', '/files/a%25b')).body, label).toBe('file:a%b');
+    }
+  });
+
+  it('two parameters in a segment: each value is tested decoded, else the next route is tried', async () => {
+    for (const { label, served } of apps) {
+      expect((await send(served, 'GET', '/doc/50%25.txt')).body, label).toBe('doc:50%|txt');
+      // `etc/passwd` is no `[^/.]+`: the route does not match, and the next one takes the path.
+      expect((await send(served, 'GET', '/doc/etc%2Fpasswd.txt')).body, label).toBe(
+        'any:etc/passwd.txt',
+      );
+    }
+  });
+});
 
 describe('build-time regex safety', () => {
   it('E_REGEX_UNSAFE: a where() regex open to catastrophic backtracking fails the build at its line', async () => {

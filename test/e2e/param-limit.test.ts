@@ -18,6 +18,7 @@ const LIMIT = 20;
 const ROUTES = `import { Course } from 'course-router';
 Course.get('/u/{p}', (p: string) => 'u:' + p).where('p', '(a+)+').allowUnsafeRegex();
 Course.get('/s/{p}', (p: string) => 's:' + p).where('p', '[a-z/]+');
+Course.get('/t/{p}', (p: string) => 't:' + p).where('p', '[\\\\w%/]+');
 Course.group({ domain: '{sub}.example.test', where: { sub: '[a-z]+' } }, () => {
   Course.get('/h', (sub: string) => 'h:' + sub);
 });
@@ -27,14 +28,16 @@ Course.group({ domain: 'm.example.test' }, () => {
 `;
 
 /** The parameter regexes of the table, told apart from the router's own by their text. */
-const PARAM_REGEXES = ['(?:a+)+', '[a-z/]+', '([a-z]+)\\.example', '\\/m\\/([a-z]+)'];
+const PARAM_REGEXES = ['(?:a+)+', '[a-z/]+', '[\\w%/]+', '([a-z]+)\\.example', '\\/m\\/([a-z]+)'];
 
 /** Every string a parameter regex ran on, as the matcher ran it (RegExp.prototype is wrapped). */
 const seen: { source: string; input: string }[] = [];
 const { exec, test } = RegExp.prototype;
 
 function record(regex: RegExp, input: unknown): void {
-  if (PARAM_REGEXES.some((text) => regex.source.includes(text)))
+  // A regex literal of the generated code writes `/` as `\/`.
+  const source = regex.source.replaceAll('\\/', '/');
+  if (PARAM_REGEXES.some((text) => source.includes(text)))
     seen.push({ source: regex.source, input: String(input) });
 }
 
@@ -132,6 +135,16 @@ describe('maxParamLength applies before any parameter regex runs (both adapters)
       expect((await timed(served, `/s/${value}`)).body, label).toBe(`s:${value}`);
       expect((await timed(served, `/s/${value}f`)).status, label).toBe(414);
       expect((await timed(served, `/s/${'ab/'.repeat(1000)}x`)).status, label).toBe(414);
+      // A value with an escape is tested again decoded, within the limit too: `%2F` is 3
+      // characters of the path its route regex reads, 1 of the value.
+      expect((await timed(served, '/t/ab%2Fcd%25')).body, label).toBe('t:ab/cd%');
+      const rechecked = seen.filter((s) => s.source.replaceAll('\\/', '/') === '^(?:[\\w%/]+)$');
+      expect(
+        rechecked.map((s) => s.input),
+        label,
+      ).toContain('ab/cd%');
+      expect((await timed(served, `/t/${'%2F'.repeat(6)}`)).body, label).toBe('t://////');
+      expect((await timed(served, `/t/${'%2F'.repeat(7)}`)).status, label).toBe(414);
       expect((await timed(served, '/h', 'abc.example.test')).body, label).toBe('h:abc');
       expect((await timed(served, '/h', `${'a'.repeat(LIMIT + 1)}.example.test`)).status).toBe(414);
       expect((await timed(served, '/m/abc', 'm.example.test')).body, label).toBe('m');

@@ -15,8 +15,10 @@ Course.group({ exceptionHandler: 'Handlers\\\\Caught' }, () => {
 Course.get('/fail', () => { throw new HttpException(503, 'db password is hunter2'); });
 Course.get('/informational', () => response().httpCode(101));
 Course.get('/teapot', () => { throw new HttpException(418, 'short and stout'); });
-Course.get('/boom/{x}', (x: string) => { throw new Error('bad ' + x); }).where('x', '[^/]+');
-Course.get('/file/{name}', (name: string) => 'file:' + name).name('file').where('name', '[^/]+');
+// Any value, a decoded \`%2F\` (a slash) and line breaks too: what the log must still write on one line.
+Course.get('/boom/{x}', (x: string) => { throw new Error('bad ' + x); }).where('x', '[^]+');
+// \`.+\`: a value may hold a slash (\`a/..\`, sent as \`a%2F..\`), which \`[^/]+\` refuses decoded.
+Course.get('/file/{name}', (name: string) => 'file:' + name).name('file').where('name', '.+');
 `;
 
 const FILES = {

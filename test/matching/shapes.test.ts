@@ -11,14 +11,7 @@ const APPS = appsOf(CASES);
  * Cases some shapes answer wrongly (every shape when `shapes` is left out), with the bug: they
  * run as `it.fails`, so that the fix turns them red until it removes them from here.
  */
-const KNOWN: Record<string, { shapes?: string[]; bug: string }> = {
-  'percent-decoding: a parameter regex tests the decoded value (%2F a slash, %25 a percent)': {
-    bug:
-      'a parameter regex tests the value with %2F and %25 still encoded (a%2Fb, not a/b): ' +
-      '[^/]+ lets ..%2F.. through as ../.., and [0-9]+% refuses 50%25; CONTRACT 5.1 has it ' +
-      'test the decoded value',
-  },
-};
+const KNOWN: Record<string, { shapes?: string[]; bug: string }> = {};
 
 describe.each(SHAPES)('$name', (shape: Shape) => {
   const built = new Map<string, { dir: string; code: string; served: Served }>();

@@ -1,4 +1,4 @@
-import { bad, hit, miss, tooLong, type Case } from '../_case.js';
+import { bad, hit, miss, notAllowed, tooLong, type Case } from '../_case.js';
 
 /** What a parameter may hold: regexes, percent-decoding, normalised paths, the length limit. */
 export const VALUES: Case[] = [
@@ -66,12 +66,53 @@ export const VALUES: Case[] = [
     routes: {
       encfile: `get('/e/file/{name}').where('name', '[^/]+')`,
       encpct: `get('/e/pct/{v}').where('v', '[0-9]+%')`,
+      encopt: `get('/e/opt/{v?}').where('v', '[^/]+')`,
+      encname: `get('/e/name/{base}.{ext}').where({ base: '[^/.]+', ext: '[a-z]+' })`,
+      encany: `get('/e/name/{any}').where('any', '.+')`,
     },
     requests: [
       hit('GET /e/file/notes.txt', 'encfile', 'notes.txt'),
       miss('GET /e/file/a%2Fb'),
       miss('GET /e/file/..%2F..%2Fetc%2Fpasswd'),
+      miss('GET /e/file/..%2f..%2fetc%2fpasswd'),
+      hit('GET /e/file/a%25b', 'encfile', 'a%b'),
+      // A 405 names the verbs of the routes whose regexes take the decoded value, and only them.
+      notAllowed('POST /e/file/a%25b', 'GET, HEAD'),
+      miss('POST /e/file/a%2Fb'),
       hit('GET /e/pct/50%25', 'encpct', '50%'),
+      // Decoded once: `%2525` is the value `%25`, not `%`.
+      miss('GET /e/pct/50%2525'),
+      miss('GET /e/pct/50%2F'),
+      hit('GET /e/opt', 'encopt', null),
+      hit('GET /e/opt/a%25b', 'encopt', 'a%b'),
+      miss('GET /e/opt/a%2Fb'),
+      // Two parameters in one segment: the route regex, then each value decoded.
+      hit('GET /e/name/notes.txt', 'encname', 'notes', 'txt'),
+      hit('GET /e/name/50%25.txt', 'encname', '50%', 'txt'),
+      // `a/b` is no `[^/.]+`: the route does not match, and the next one takes the path.
+      hit('GET /e/name/a%2Fb.txt', 'encany', 'a/b.txt'),
+      hit('GET /e/name/..%2F..%2Fetc.txt', 'encany', '../../etc.txt'),
+    ],
+  },
+  {
+    name: "percent-decoding: on a domain's routes and a setMatch route's URL parameters too",
+    app: 'main',
+    group: `{ domain: 'enc.example.com' }`,
+    routes: {
+      dencfile: `get('/e/d/file/{name}').where('name', '[^/]+')`,
+      dencname: `get('/e/d/name/{base}.{ext}').where({ base: '[^/.]+', ext: '[a-z]+' })`,
+      dencm: String.raw`get('/e/d/m/{name}').where('name', '[^/]+').setMatch(/^\/e\/d\/m\/(.*)$/)`,
+    },
+    requests: [
+      hit('GET /e/d/file/a%25b enc.example.com', 'dencfile', 'a%b'),
+      miss('GET /e/d/file/a%2Fb enc.example.com'),
+      hit('GET /e/d/name/50%25.txt enc.example.com', 'dencname', '50%', 'txt'),
+      miss('GET /e/d/name/a%2Fb.txt enc.example.com'),
+      notAllowed('POST /e/d/name/50%25.txt enc.example.com', 'GET, HEAD'),
+      miss('POST /e/d/name/a%2Fb.txt enc.example.com'),
+      hit('GET /e/d/m/a%25b enc.example.com', 'dencm', 'a%b', 'a%b'),
+      // The setMatch regex matches; the URL's `{name}` does not, decoded: it is absent.
+      hit('GET /e/d/m/a%2Fb enc.example.com', 'dencm', null, 'a/b'),
     ],
   },
   {
