@@ -147,6 +147,14 @@ describe('build errors name file:line:col and what to do', () => {
     );
   });
 
+  it('E_SETTING: a route named __proto__ or nothing', async () => {
+    const stderr = await failingBuild(
+      `Course.get('/a', 'Shop@show').name('__proto__');\nCourse.get('/b', 'Shop@show').name('');\n`,
+    );
+    expect(stderr).toContain('routes.ts:2:31: error E_SETTING: invalid route name "__proto__"');
+    expect(stderr).toContain('routes.ts:3:31: error E_SETTING: invalid route name ""');
+  });
+
   it('E_CAPTURE: a closure that captures a local variable', async () => {
     const stderr = await failingBuild(
       `Course.group({ prefix: '/g' }, () => {\n  const secret = 'local';\n  Course.get('/', () => secret);\n});\n`,
