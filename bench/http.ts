@@ -34,7 +34,7 @@ const NAMES: Record<(typeof SERVERS)[number], string> = {
  */
 export async function runHttp(options: RunOptions): Promise<HttpResult[]> {
   const tables = {
-    // No module calls a request helper: served without `AsyncLocalStorage`.
+    // The route calls no request helper (the request context is kept all the same).
     course: await courseApp('plain', '(id) => `hello ${id}`'),
     // The same, with the request read through the context, as most apps do somewhere.
     courseContext: await courseApp(

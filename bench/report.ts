@@ -81,7 +81,7 @@ export function renderReport(r: BenchReport): string {
     fmwStart.ms / start.ms >= 20,
   ]);
   targets.push(['start-up heap ≤ 3 MB', `${start.heapMB.toFixed(1)} MB`, start.heapMB <= 3]);
-  // The first `course` row is the app that calls no request helper.
+  // The first `course` row is the app whose route calls no request helper.
   const server = (name: string) => r.http.find((h) => h.server.startsWith(name))!;
   const withContext = r.http.find((h) => h.server.includes('request()'));
   const rps = (name: string) => server(name).requestsPerSecond;
@@ -181,10 +181,9 @@ ${r.startup.map((s) => `| ${s.router} | ${s.ms.toFixed(1)} | ${s.heapMB.toFixed(
 ## End to end over HTTP (autocannon, 10 connections, GET /user/42, median of 5 rounds after warm-up)
 
 Server CPU per request is the server process's user and system time over a round divided by the
-requests it answered: on a busy machine it moves less than requests/s. The first Course app calls
-no request helper, so its build serves it without \`AsyncLocalStorage\`; the second reads a header
-through \`request()\`, and keeps the request context through \`await\`s as every app that uses a
-helper does.
+requests it answered: on a busy machine it moves less than requests/s. Both Course apps keep the
+request context (\`AsyncLocalStorage\`) through \`await\`s, as every Course app does; the first
+route calls no request helper, the second reads a header through \`request()\`.
 
 | server | requests/s | server CPU µs per request | errors |
 | --- | ---: | ---: | ---: |

@@ -234,3 +234,36 @@ export function servedApp(
   });
   return state;
 }
+
+/** An app served twice: as generated code per route (small) and by the shared walker (large). */
+export interface ServedShape {
+  readonly label: 'generated code' | 'shared walker';
+  readonly dir: string;
+  readonly served: Served;
+}
+
+/**
+ * Builds `routes` twice, once alone and once with `WALKED_ROUTES` (so the runtime's walker tests
+ * its dynamic routes), and serves both for the tests of a file or `describe`; closes and removes
+ * them after.
+ */
+export function servedShapes(routes: string, options?: StartOptions): readonly ServedShape[] {
+  const shapes: ServedShape[] = [];
+  beforeAll(async () => {
+    for (const [label, extra] of [
+      ['generated code', ''],
+      ['shared walker', WALKED_ROUTES],
+    ] as const) {
+      const dir = writeApp({ 'routes.ts': `${routes}${extra}\n` });
+      await buildApp(dir);
+      shapes.push({ label, dir, served: await serve(await importTable(dir), options) });
+    }
+  });
+  afterAll(async () => {
+    for (const { dir, served } of shapes.splice(0)) {
+      await served.close();
+      removeApp(dir);
+    }
+  });
+  return shapes;
+}

@@ -7,8 +7,8 @@ import {
   removeApp,
   runCli,
   send,
+  servedShapes,
   serve,
-  WALKED_ROUTES,
   writeApp,
   type Served,
 } from '../_utils.js';
@@ -100,25 +100,7 @@ Course.get('/doc/{any}', (any: string) => 'any:' + any).where('any', '.+');
 `;
 
 describe('a parameter regex tests the decoded value (both adapters, both matchers)', () => {
-  const apps: { label: string; dir: string; served: Served }[] = [];
-
-  beforeAll(async () => {
-    for (const [label, extra] of [
-      ['generated code', ''],
-      ['shared walker', WALKED_ROUTES],
-    ] as const) {
-      const app = writeApp({ 'routes.ts': `${GUARDED}${extra}\n` });
-      await buildApp(app);
-      apps.push({ label, dir: app, served: await serve(await importTable(app)) });
-    }
-  });
-
-  afterAll(async () => {
-    for (const app of apps) {
-      await app.served.close();
-      removeApp(app.dir);
-    }
-  });
+  const apps = servedShapes(GUARDED);
 
   it('an encoded slash never passes a [^/]+ guard: ..%2F..%2Fetc%2Fpasswd is a 404', async () => {
     for (const { label, served } of apps) {

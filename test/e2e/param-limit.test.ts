@@ -1,14 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildApp,
-  importTable,
-  removeApp,
-  send,
-  serve,
-  WALKED_ROUTES,
-  writeApp,
-  type Served,
-} from '../_utils.js';
+import { send, servedShapes, type Served } from '../_utils.js';
 
 const LIMIT = 20;
 
@@ -41,22 +32,10 @@ function record(regex: RegExp, input: unknown): void {
     seen.push({ source: regex.source, input: String(input) });
 }
 
-const apps: { label: string; dir: string; served: Served }[] = [];
+// allowUnsafeRegex() keeps its route building: no error, no warning.
+const apps = servedShapes(ROUTES, { maxParamLength: LIMIT });
 
-beforeAll(async () => {
-  for (const [label, extra] of [
-    ['generated code', ''],
-    ['shared walker', WALKED_ROUTES],
-  ] as const) {
-    const dir = writeApp({ 'routes.ts': `${ROUTES}${extra}\n` });
-    // allowUnsafeRegex() keeps its route building: no error, no warning.
-    await buildApp(dir);
-    apps.push({
-      label,
-      dir,
-      served: await serve(await importTable(dir), { maxParamLength: LIMIT }),
-    });
-  }
+beforeAll(() => {
   RegExp.prototype.exec = function (this: RegExp, input: string) {
     record(this, input);
     return exec.call(this, input);
@@ -71,13 +50,9 @@ afterEach(() => {
   seen.length = 0;
 });
 
-afterAll(async () => {
+afterAll(() => {
   RegExp.prototype.exec = exec;
   RegExp.prototype.test = test;
-  for (const { dir, served } of apps) {
-    await served.close();
-    removeApp(dir);
-  }
 });
 
 /** Sends through both adapters; returns the status and how long the slower one took. */

@@ -1,16 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildApp,
-  importTable,
-  removeApp,
-  send,
-  serve,
-  WALKED_ROUTES,
-  writeApp,
-  type Served,
-} from '../_utils.js';
+import { describe, expect, it } from 'vitest';
+import { send, servedShapes } from '../_utils.js';
 
 const ROUTES = `import { Course } from 'course-router';
 Course.get('/test/{slug}', (slug: string) => slug).where('slug', '[\\\\w\\\\p{L}\\\\s-]+');
@@ -24,25 +15,7 @@ Course.get('/file/{name}.{ext}', (name: string, ext: string) => name + '|' + ext
 `;
 
 // The same routes tested by generated code (a small app) and by the shared walker (a large one).
-const apps: { label: string; dir: string; served: Served }[] = [];
-
-beforeAll(async () => {
-  for (const [label, extra] of [
-    ['generated code', ''],
-    ['shared walker', WALKED_ROUTES],
-  ] as const) {
-    const dir = writeApp({ 'routes.ts': `${ROUTES}${extra}\n` });
-    await buildApp(dir);
-    apps.push({ label, dir, served: await serve(await importTable(dir)) });
-  }
-});
-
-afterAll(async () => {
-  for (const { dir, served } of apps) {
-    await served.close();
-    removeApp(dir);
-  }
-});
+const apps = servedShapes(ROUTES);
 
 describe('parameter regexes have Unicode semantics (both adapters, code and walker)', () => {
   it('\\p{L} takes a letter, and the decoded value reaches the callback', async () => {
