@@ -267,3 +267,29 @@ export function servedShapes(routes: string, options?: StartOptions): readonly S
   });
   return shapes;
 }
+
+/** A strict NodeNext `tsconfig.json` that type-checks the app's `include` folders. */
+export function tsconfig(include: readonly string[]): string {
+  return JSON.stringify({
+    compilerOptions: {
+      target: 'ES2022',
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      types: ['node'],
+    },
+    include,
+  });
+}
+
+/** Runs the workspace's tsc over the app in `dir` (its `tsconfig.json`). */
+export function tsc(dir: string): Promise<{ code: number; output: string }> {
+  const bin = path.join(ROOT, 'node_modules/typescript/bin/tsc');
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, '-p', dir], (error, stdout, stderr) => {
+      resolve({ code: error ? 1 : 0, output: stdout + stderr });
+    });
+  });
+}

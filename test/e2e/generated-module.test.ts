@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, send, servedApp } from '../_utils.js';
+import { send, servedApp, tsc, tsconfig } from '../_utils.js';
 
 const ROUTES = `import { Course, request } from 'course-router';
 import type { CourseRequest } from 'course-router';
@@ -39,18 +38,7 @@ const app = servedApp({
     'export class UserController {\n  show(id: string) {\n    return `admin user ${id}`;\n  }\n}\n',
   'app/Middleware/Tag.ts':
     "export class Tag {\n  handle(_request: unknown, role: string) {\n    if (role !== 'admin') return new Response('wrong role', { status: 500 });\n  }\n}\n",
-  'tsconfig.json': JSON.stringify({
-    compilerOptions: {
-      target: 'ES2022',
-      module: 'NodeNext',
-      moduleResolution: 'NodeNext',
-      strict: true,
-      noEmit: true,
-      skipLibCheck: true,
-      types: ['node'],
-    },
-    include: ['*.ts', 'routers', 'generated', 'app'],
-  }),
+  'tsconfig.json': tsconfig(['*.ts', 'routers', 'generated', 'app']),
 });
 
 const main = () => readFileSync(path.join(app.dir, 'generated/routes.gen.ts'), 'utf8');
@@ -131,12 +119,7 @@ describe('the generated module', () => {
   });
 
   it('is type-checked by tsc, the closures module apart', async () => {
-    const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
-    const output = await new Promise<string>((resolve) =>
-      execFile(process.execPath, [tsc, '-p', app.dir], (_error, stdout, stderr) =>
-        resolve(stdout + stderr),
-      ),
-    );
+    const { output } = await tsc(app.dir);
     expect(output).toBe('');
   });
 });

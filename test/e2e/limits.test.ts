@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { Agent, request as httpRequestRaw } from 'node:http';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryStore, type RouteTable } from 'course-router';
 import { RedisStore } from 'course-router/redis';
 import { startRedis, type RedisServer } from '../_redis.js';
+import { heapMB, mb } from '../_heap.js';
 import { buildApp, importTable, removeApp, serve, writeApp, type Served } from '../_utils.js';
 
 // The state a client makes the router keep, flooded through both adapters: many distinct
@@ -25,9 +24,6 @@ export class Forms extends Controller {
   }
 }`,
 };
-
-v8.setFlagsFromString('--expose-gc');
-const gc = vm.runInNewContext('gc') as () => void;
 
 let dir: string;
 let table: RouteTable;
@@ -206,14 +202,4 @@ async function call(
     req.on('error', reject);
     req.end(body);
   });
-}
-
-function heapMB(): number {
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed / 2 ** 20;
-}
-
-function mb(value: number): string {
-  return value.toFixed(1);
 }

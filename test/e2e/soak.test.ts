@@ -1,18 +1,14 @@
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteTable } from 'course-router';
 import { RedisStore } from 'course-router/redis';
 import { startRedis, type RedisServer } from '../_redis.js';
 import { importTable, ROOT, serve, type Served } from '../_utils.js';
+import { heapMB } from '../_heap.js';
 
 // `SOAK_SECONDS=60 npm run soak` for the long run; `npm test` runs a few seconds.
 const ROUND_SECONDS = Number(process.env['SOAK_SECONDS'] ?? 1.5);
 const ROUNDS = 4;
-
-v8.setFlagsFromString('--expose-gc');
-const gc = vm.runInNewContext('gc') as () => void;
 
 let redis: RedisServer;
 let store: RedisStore;
@@ -51,12 +47,6 @@ function load(seconds: number): Promise<autocannon.Result> {
     duration: seconds,
     requests: PATHS.map((path) => ({ method: 'GET', path })),
   });
-}
-
-function heapMB(): number {
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed / 2 ** 20;
 }
 
 describe('soak: the demo under load on 127.0.0.1', () => {

@@ -1,30 +1,7 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, removeApp, ROOT, writeApp, writeFile } from '../_utils.js';
+import { buildApp, removeApp, tsc, tsconfig, writeApp, writeFile } from '../_utils.js';
 
-const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
-
-const TSCONFIG = JSON.stringify({
-  compilerOptions: {
-    target: 'ES2022',
-    module: 'NodeNext',
-    moduleResolution: 'NodeNext',
-    strict: true,
-    noEmit: true,
-    skipLibCheck: true,
-    types: ['node'],
-  },
-  include: ['*.ts', 'generated', 'app'],
-});
-
-function tsc(dir: string): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [TSC, '-p', dir], (error, stdout, stderr) => {
-      resolve({ code: error ? 1 : 0, output: stdout + stderr });
-    });
-  });
-}
+const TSCONFIG = tsconfig(['*.ts', 'generated', 'app']);
 
 let dir: string;
 

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_ENTRIES, MemoryStore } from '../../runtime/stores/memory.js';
 import { RedisStore } from '../../runtime/stores/redis.js';
 import type { Store } from '../../runtime/stores/types.js';
 import { startRedis, type RedisServer } from '../_redis.js';
+import { heapMB, mb } from '../_heap.js';
 
 let redis: RedisServer;
 let redisStore: RedisStore;
@@ -186,19 +185,6 @@ describe('redis store when Redis is unreachable', () => {
     await store.close();
   });
 });
-
-v8.setFlagsFromString('--expose-gc');
-const gc = vm.runInNewContext('gc') as () => void;
-
-function heapMB(): number {
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed / 2 ** 20;
-}
-
-function mb(value: number): string {
-  return value.toFixed(1);
-}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
