@@ -44,10 +44,14 @@ export function checkout(root: string): Checkout {
       root,
       runtime: path.join(root, 'runtime'),
       compiler: path.join(root, 'compiler/dist/index.js'),
-      // Where the runtime's folders put it (before them: at the top of dist).
+      // The module exporting `resolveTarget`: the internal entry's bundle, or in older
+      // checkouts tsc's own file (in the runtime's folders, or before them at the top of dist).
       get target() {
-        const grouped = path.join(root, 'runtime/dist/http/target.js');
-        return existsSync(grouped) ? grouped : path.join(root, 'runtime/dist/target.js');
+        return (
+          ['http/target.js', 'target.js']
+            .map((file) => path.join(root, 'runtime/dist', file))
+            .find((file) => existsSync(file)) ?? path.join(root, 'runtime/dist/internal.js')
+        );
       },
       // The packages' own builds (the runtime's bundles its libraries after tsc).
       compile: () =>

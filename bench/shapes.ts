@@ -36,7 +36,7 @@ for (const [name, thresholds] of Object.entries(shapes)) {
   writeCourseApp(dir, routes, false, { ...checkout(ROOT), runtime });
   await build({ root: dir, thresholds: { inlineMax: 64, staticTreeMax: 128, ...thresholds } });
   const { resolveTarget } = (await import(
-    pathToFileURL(path.join(runtime, 'dist/http/target.js')).href
+    pathToFileURL(path.join(runtime, 'dist/internal.js')).href
   )) as { resolveTarget: typeof ResolveTarget };
   const { default: table } = (await import(
     pathToFileURL(path.join(dir, 'generated/routes.gen.ts')).href

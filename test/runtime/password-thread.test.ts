@@ -40,7 +40,7 @@ describe('passwords hash in worker threads', () => {
   });
 
   it('a script that hashes at its top level prints the hash and ends on its own', async () => {
-    const password = pathToFileURL(path.join(ROOT, 'runtime/dist/features/password.js')).href;
+    const password = pathToFileURL(path.join(ROOT, 'runtime/dist/index.js')).href;
     const script = `const { hashPassword, verifyPassword } = await import(${JSON.stringify(password)});
 const hash = await hashPassword('secret', 10);
 console.log(hash, await verifyPassword('secret', hash));`;
