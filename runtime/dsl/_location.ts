@@ -2,11 +2,9 @@ import { findSourceMap } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { SourceLocation } from './types.js';
 
-// Frames inside this package are the DSL itself, never the call site: its built folder
-// (`dist/`), and its sources when they run as they are.
-const PACKAGE_DIR = fileURLToPath(
-  new URL(import.meta.url.includes('/dist/') ? '../..' : '..', import.meta.url),
-);
+// Frames inside this package are the DSL itself, never the call site: its bundles (files at
+// the top of `dist/`), and its sources when they run as they are (this file is in `dsl/`).
+const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 // A route file calls the DSL a few frames up, helper functions between them add more.
 const DEPTH = 16;
 
