@@ -34,7 +34,7 @@ export function hostName(host: string): string {
 const HOST =
   /^(?:[A-Za-z0-9_-]{1,63}(?:\.[A-Za-z0-9_-]{1,63})*\.?|\[[0-9A-Fa-f:.]+\])(?::(\d{0,5}))?$/;
 const PORT = /:\d*$/;
-const ABSOLUTE = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/;
+const ABSOLUTE = /^https?:\/\/([^/?#]*)/i;
 const MAX_PORT = 65535;
 const MAX_NAME = 255;
 

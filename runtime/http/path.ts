@@ -121,7 +121,8 @@ function decodeRun(run: string): string | undefined {
 // Absolute-form (`http://host/path`): the path starts after the authority; `http://host` and
 // `http://host?q` have the path `/`, as the URL parser gives them.
 function authorityEnd(raw: string, end: number): number {
-  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(raw);
+  // An absolute-form target names an http(s) URL (RFC 9112 §3.2.2); any other scheme is a 400.
+  const scheme = /^https?:\/\//i.exec(raw);
   if (!scheme) return -1;
   const slash = raw.indexOf('/', scheme[0].length);
   return slash === -1 || slash > end ? end : slash;

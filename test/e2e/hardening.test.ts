@@ -44,6 +44,22 @@ describe('request hardening (both adapters alike)', () => {
     expect((await send(served, 'GET', '/a/%2e%2e/b')).body).toBe('b');
   });
 
+  it('a fragment in the target is cut off as the URL parser does: its dot segments climb nothing', async () => {
+    expect(await send(served, 'GET', '/b#/../a/b')).toMatchObject({ status: 200, body: 'b' });
+    expect((await send(served, 'GET', '/p/x#/../../../a/b')).body).toBe('p:x');
+    expect((await send(served, 'GET', '/here?q=1#/../y')).body).toBe('/here?q=1');
+    expect((await send(served, 'GET', '/here#?q=1')).body).toBe('/here');
+    // Over a raw socket, as no well-behaved client sends it.
+    for (const target of ['/b#/../nothing', '/b/#/../../nothing', '/b#'])
+      expect(
+        await rawStatus(
+          served.base,
+          `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+        ),
+        target,
+      ).toBe(200);
+  });
+
   it('empty segments and backslashes collapse, so the path never becomes a host', async () => {
     expect((await send(served, 'GET', '//a//b')).body).toBe('a/b');
     expect((await send(served, 'GET', '/a\\b')).body).toBe('a/b');

@@ -110,6 +110,10 @@ describe('the Host rule (both adapters)', () => {
       expect((await raw(target)).status, target).toBe(400);
     expect((await raw('http://a/who', 'Host: a b\r\n')).status).toBe(400);
     expect((await raw('http://a/who', 'Host: a\r\nHost: b\r\n')).status).toBe(400);
+    // Only an http(s) URL is absolute-form: another scheme picks no route, domain or not.
+    for (const target of ['ftp://admin.example.com/panel', 'file://acme.example.com/who'])
+      expect((await raw(target)).status, target).toBe(400);
+    expect(await raw('HTTPS://admin.example.com/panel')).toMatchObject({ body: 'admin' });
   });
 
   it('Fetch routes by the URL, whatever Host says: it picks no domain route the URL does not name', async () => {
@@ -130,6 +134,12 @@ describe('the Host rule (both adapters)', () => {
       body: 'admin',
     });
     expect((await fetched('http://acme.example.com/who', 'a b')).status).toBe(400);
+    for (const url of [
+      'ftp://admin.example.com/panel',
+      'blob:http://admin.example.com/panel',
+      'data:text/plain,panel',
+    ])
+      expect((await fetched(url, 'admin.example.com')).status, url).toBe(400);
   });
 });
 

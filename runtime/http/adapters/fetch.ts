@@ -42,6 +42,8 @@ function respond(
   const head = native.method === 'HEAD';
   // Each read of `Request.url` serialises the URL again.
   const url = native.url;
+  // Only http(s) URLs name a route (a runtime may be handed any URL: `ftp:`, `blob:`, `data:`).
+  if (!HTTP_URL.test(url)) return toResponse(badRequest(400), head);
   const raw = pathOf(url);
   if (raw.length > MAX_TARGET_LENGTH) return toResponse(badRequest(414), head);
   const headers = native.headers;
@@ -68,11 +70,16 @@ function respond(
     : toResponse(outcome, head);
 }
 
-// `Request.url` is absolute; the router works on the path and query, as `node:http` gives them.
+const HTTP_URL = /^https?:\/\//;
+
+// `Request.url` is absolute, with its fragment: the router works on the path and query, as
+// `node:http` gives them.
 function pathOf(url: string): string {
   const scheme = url.indexOf('://');
   const slash = scheme === -1 ? -1 : url.indexOf('/', scheme + 3);
-  return slash === -1 ? '/' : url.slice(slash);
+  if (slash === -1) return '/';
+  const hash = url.indexOf('#', slash);
+  return hash === -1 ? url.slice(slash) : url.slice(slash, hash);
 }
 
 function hostOf(url: string): string | undefined {

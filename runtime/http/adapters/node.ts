@@ -22,8 +22,9 @@ export function createNodeHandler(
   return (req, res) => {
     const head = req.method === 'HEAD';
     let raw = req.url ?? '/';
-    // Encoded first, as the Fetch adapter measures it (node:http's 16 KiB head bounds it).
-    if (UNENCODED.test(raw)) raw = encodeTarget(raw);
+    // As the URL parser reads it, so as the Fetch adapter measures it (node:http's 16 KiB
+    // head bounds it).
+    if (UNPARSED.test(raw)) raw = parseTarget(raw);
     if (raw.length > MAX_TARGET_LENGTH) return send(badRequest(414), res, head);
     const request = new CourseRequest(
       req.method ?? 'GET',
@@ -45,14 +46,17 @@ export function createNodeHandler(
 // --- internal ---
 
 // What node:http passes on raw in a target and the URL parser (so the Fetch adapter) encodes:
-// in the path `"<>` backtick `{}`, in the query `"'<>`. Node refuses controls, spaces and
-// non-ASCII bytes itself; `\` is read as `/` by the path rules.
-const UNENCODED = /["'<>`{}]/;
+// in the path `"<>` backtick `{}`, in the query `"'<>`; and a fragment, which no client sends
+// and the parser cuts off (`/public/x#/../../admin` is `/public/x`, never `/admin`). Node
+// refuses controls, spaces and non-ASCII bytes itself; `\` is read as `/` by the path rules.
+const UNPARSED = /["'<>`{}#]/;
 const PATH_ENCODED = /["<>`{}]/g;
 const QUERY_ENCODED = /["'<>]/g;
 
-/** `raw` percent-encoded as the WHATWG URL parser encodes a path and a query. */
-function encodeTarget(raw: string): string {
+/** `target` as the WHATWG URL parser reads it: no fragment, its path and query encoded. */
+function parseTarget(target: string): string {
+  const hash = target.indexOf('#');
+  const raw = hash === -1 ? target : target.slice(0, hash);
   const q = raw.indexOf('?');
   const path = q === -1 ? raw : raw.slice(0, q);
   const encoded = path.replace(PATH_ENCODED, escape);
