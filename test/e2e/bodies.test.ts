@@ -276,6 +276,23 @@ describe('a body over its limit: the client receives the 413, then the connectio
   });
 });
 
+describe('a multipart part with no name', () => {
+  it('is dropped, field or file, with name="" or none: no "undefined" or "" key', async () => {
+    const part = (disposition: string, file = false) =>
+      `--XX\r\nContent-Disposition: form-data${disposition}${file ? '; filename="a.txt"' : ''}\r\n\r\nx\r\n`;
+    const body =
+      part('; name=""') +
+      part('') +
+      part('; name=""', true) +
+      part('', true) +
+      part('; name="a"') +
+      '--XX--\r\n';
+    const init = { headers: { 'content-type': 'multipart/form-data; boundary=XX' }, body };
+    expect((await send(served.both, 'POST', '/echo', init)).body).toBe('{"fields":1,"files":0}');
+    expect((await send(served.both, 'POST', '/seen/beside', init)).body).toBe('{"a":"x"}');
+  });
+});
+
 describe('a body or query the router refuses goes to the handlers of the groups it is under', () => {
   // A route beside the group, under its prefix: a 405 or a malformed form there reached the
   // group's handler (found before the route), and a refused JSON body or query now does too.
