@@ -33,6 +33,7 @@ export type {
   AnyUrlParams,
   ParamValue,
   Query,
+  QueryValue,
   RouteName,
   RouteParams,
   RoutesWithoutParams,

@@ -204,12 +204,15 @@ async function parseMultipart(
       reject(new HttpException(400, 'Malformed multipart body'));
       return;
     }
-    parser.on('field', (name, value, info) => {
+    // A part with no name, or an empty one, is no field: dropped, as PHP drops it.
+    parser.on('field', (name: string | undefined, value, info) => {
+      if (!name) return;
       if (info.nameTruncated || info.valueTruncated)
         reject(new HttpException(413, 'Multipart field too large'));
       fields.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
     });
-    parser.on('file', (name, stream, info) => {
+    parser.on('file', (name: string | undefined, stream, info) => {
+      if (!name) return void stream.resume();
       const chunks: Buffer[] = [];
       // A file cut short errors its own stream, then the parser: unheard, it ends the process.
       stream.on('error', () => reject(new HttpException(400, 'Malformed multipart body')));

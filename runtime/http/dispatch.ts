@@ -249,19 +249,23 @@ function takeRewriteUrl(request: CourseRequest): void {
 }
 
 /**
- * Gives the error to the exception handlers of the matched route's groups (or, with no route,
- * of the groups whose prefix matches), innermost first. A handler that returns or writes a
- * response, or sets a rewrite, ends it; one that throws replaces the error; one that does
- * none of these passes it on. What no handler takes becomes its status response.
+ * Gives the error to the exception handlers of the matched route's groups, innermost first,
+ * then to those of the other groups whose prefix (and domain) match the request, most specific
+ * first. A group's handlers see every error of a request under it, whether it came before the
+ * route was found (a 405, a form read for `_method`) or after (a JSON body, the query). A
+ * handler that returns or writes a response, or sets a rewrite, ends it; one that throws
+ * replaces the error; one that does none of these passes it on. What no handler takes becomes
+ * its status response.
  */
 async function fail(error: unknown, context: RequestContext, depth: number): Promise<Outcome> {
   const { table, options, request, response } = context;
   const host = hostOf(context);
   // A host regex runs within its bound here too; past it, the group is not the request's.
-  const found = request.loaded
-    ? request.loaded.route.handlers
-    : bounded(paramLimit(options), () => table.handlersFor?.(request.path, host) ?? []);
-  const handlers = found === TOO_LONG ? [] : found;
+  const found = bounded(paramLimit(options), () => table.handlersFor?.(request.path, host) ?? []);
+  const around = found === TOO_LONG ? [] : found;
+  const own = request.loaded?.route.handlers ?? [];
+  const handlers =
+    own.length === 0 ? around : [...own, ...around.filter((Handler) => !own.includes(Handler))];
   for (const Handler of handlers) {
     try {
       const result: unknown = await new Handler().handleError(request as never, error as never);

@@ -1,7 +1,9 @@
+import type qs from 'qs';
 import { currentContext } from '../http/context.js';
 import { cleanTarget } from '../http/path.js';
 import type { RouteTable, UrlPart } from '../types.js';
 import { parseLines } from './rows.js';
+import { vendored } from '../packages.js';
 
 /**
  * Route names and their parameters. The generated module augments this interface, so
@@ -13,8 +15,12 @@ export interface RouteParams {}
 /** A value that can fill a placeholder. */
 export type ParamValue = string | number | boolean | bigint;
 
-/** Query parameters appended to a built URL. */
-export type Query = Readonly<Record<string, ParamValue | readonly ParamValue[] | null | undefined>>;
+/** A query value: a nested object or array is written PHP-style (`o[k]=v`, `a[0]=1`). */
+export type QueryValue =
+  ParamValue | null | undefined | readonly QueryValue[] | { readonly [key: string]: QueryValue };
+
+/** Query parameters appended to a built URL; `null` and `undefined` ones are left out. */
+export type Query = Readonly<Record<string, QueryValue>>;
 
 /** A route name of the app. */
 export type RouteName = keyof RouteParams;
@@ -177,16 +183,26 @@ function filler(
   };
 }
 
+/**
+ * `path` with `query` appended. An object or array value is written as PHP writes it
+ * (`http_build_query`: `o%5Bk%5D=v`, `a%5B0%5D=1`), which the router's input reading (qs, PHP-
+ * style) parses back to the same value; a flat query needs no qs.
+ */
 function appendQuery(path: string, query: Query | undefined): string {
   if (!query) return path;
+  const values = Object.values(query);
+  const text = values.some((value) => typeof value === 'object' && value !== null)
+    ? vendored<typeof qs>('qs').stringify(query, { skipNulls: true, arrayFormat: 'indices' })
+    : flatQuery(query);
+  return text ? `${path}?${text}` : path;
+}
+
+function flatQuery(query: Query): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
-    if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) for (const item of value) search.append(key, String(item));
-    else search.append(key, String(value));
+    if (value !== undefined && value !== null) search.append(key, String(value));
   }
-  const text = search.toString();
-  return text ? `${path}?${text}` : path;
+  return search.toString();
 }
 
 /** URL templates by name, one `[name, parts]` per line, in an object with no prototype. */

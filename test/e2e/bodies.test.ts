@@ -25,6 +25,9 @@ Course.post('/field', () => Object.entries(input().post).map(([k, v]) => k.lengt
 Course.group({ prefix: '/seen', exceptionHandler: 'Handlers\\\\Recorder' }, () => {
   Course.post('/echo', () => 'read');
 });
+// Under the group's prefix, not inside the group.
+Course.post('/seen/beside', () => input().post);
+Course.get('/seen/beside', () => input().get);
 `,
   'app/Components/Controller/Log.ts': `
 export class Log {
@@ -270,5 +273,51 @@ describe('a body over its limit: the client receives the 413, then the connectio
     );
     expect(viaFetch.status).toBe(413);
     await expectAlive(served.child);
+  });
+});
+
+describe('a multipart part with no name', () => {
+  it('is dropped, field or file, with name="" or none: no "undefined" or "" key', async () => {
+    const part = (disposition: string, file = false) =>
+      `--XX\r\nContent-Disposition: form-data${disposition}${file ? '; filename="a.txt"' : ''}\r\n\r\nx\r\n`;
+    const body =
+      part('; name=""') +
+      part('') +
+      part('; name=""', true) +
+      part('', true) +
+      part('; name="a"') +
+      '--XX--\r\n';
+    const init = { headers: { 'content-type': 'multipart/form-data; boundary=XX' }, body };
+    expect((await send(served.both, 'POST', '/echo', init)).body).toBe('{"fields":1,"files":0}');
+    expect((await send(served.both, 'POST', '/seen/beside', init)).body).toBe('{"a":"x"}');
+  });
+});
+
+describe('a body or query the router refuses goes to the handlers of the groups it is under', () => {
+  // A route beside the group, under its prefix: a 405 or a malformed form there reached the
+  // group's handler (found before the route), and a refused JSON body or query now does too.
+  const json = (body: string) => ({ headers: { 'content-type': 'application/json' }, body });
+  const many = Array.from({ length: 1001 }, (_, i) => `f${i}=1`).join('&');
+
+  it.each([
+    ['malformed JSON', 'POST', '/seen/beside', json('{"a":'), 400],
+    ['JSON nested 257 deep', 'POST', '/seen/beside', json('['.repeat(257) + ']'.repeat(257)), 400],
+    ['a JSON body over bodyLimit', 'POST', '/seen/beside', json(`"${'a'.repeat(MiB)}"`), 413],
+    ['a query of 1,001 fields', 'GET', `/seen/beside?${many}`, {}, 413],
+    [
+      'a malformed multipart form',
+      'POST',
+      '/seen/beside',
+      { headers: { 'content-type': 'multipart/form-data; boundary=XX' }, body: '--XX\r\nbroken' },
+      400,
+    ],
+  ] as const)('%s: the handler answers its JSON', async (_, method, target, init, status) => {
+    const answer = await send(served.both, method, target, init);
+    expect([answer.status, answer.body]).toEqual([status, JSON.stringify({ recorded: status })]);
+  });
+
+  it('beside no group with a handler, the router answers itself', async () => {
+    const answer = await send(served.both, 'POST', '/echo', json('{"a":'));
+    expect([answer.status, answer.body]).toEqual([400, 'Malformed JSON body']);
   });
 });

@@ -24,6 +24,11 @@ Course.get('/limit', async () => ((await requestLimit('api', 2, 60)) ? 'limited'
 Course.get('/repeat/{value}', async (value: string) => String(await requestRepeat('form', value)));
 Course.get('/controller/{word}', 'Account@show');
 Course.get('/named', () => url('named.target')).name('named.target');
+Course.get('/query', () => input().get).name('query');
+Course.get('/built', () => url('query', {}, {
+  o: { k: 'v', n: { d: 1 } }, a: [1, 2], objs: [{ x: 'a' }, { x: 'b' }], flat: 'a b&c=', none: null,
+}));
+Course.get('/built-flat', () => url('query', {}, { q: 'a b', n: 2, none: undefined }));
 `;
 
 const FILES = {
@@ -147,6 +152,23 @@ describe('input()', () => {
     });
     expect(answer.polluted).toBeNull();
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+});
+
+describe('url() with a query', () => {
+  it('writes nested objects and arrays PHP-style: what it writes reads back as the same value', async () => {
+    const built = (await send(app.served, 'GET', '/built')).body;
+    expect(built).toContain('o%5Bk%5D=v');
+    expect(built).toContain('a%5B0%5D=1&a%5B1%5D=2');
+    expect(built).not.toContain('object');
+    expect(await json('GET', built)).toEqual({
+      o: { k: 'v', n: { d: '1' } },
+      a: ['1', '2'],
+      objs: [{ x: 'a' }, { x: 'b' }],
+      flat: 'a b&c=',
+    });
+    // A flat query is written as before.
+    expect((await send(app.served, 'GET', '/built-flat')).body).toBe('/query?q=a+b&n=2');
   });
 });
 
