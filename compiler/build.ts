@@ -9,6 +9,7 @@ import { BuildError, Diagnostics, RouteDefinitionError } from './errors.js';
 import { formatChunks } from './format.js';
 import { loadRoutes } from './load.js';
 import { normalizeHandlerGroups, normalizeRoutes } from './normalize.js';
+import { checkGroupWhere } from './where-names.js';
 import { resolveApp } from './resolve.js';
 import { SourceIndex } from './source-index.js';
 import type { CompiledApp } from './types.js';
@@ -105,6 +106,7 @@ export async function compile(
   const definitions = expandRoutes(loaded.recording.routes, config, index, diagnostics);
   const drafts = normalizeRoutes(definitions, config, diagnostics);
   validateDrafts(drafts, config.root, diagnostics);
+  checkGroupWhere(loaded.recording.groups, drafts, diagnostics);
   const handlerGroups = normalizeHandlerGroups(loaded.recording, diagnostics);
   const app = resolveApp(drafts, handlerGroups, loaded.recording, config, index, diagnostics);
   validateShadowing(app.routes, config.root, diagnostics);

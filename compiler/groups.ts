@@ -64,7 +64,7 @@ export function domainOf(
   const group = [...groups].reverse().find((g) => g.attributes.domain !== undefined);
   if (!group) return undefined;
   const pattern = group.attributes.domain!.toLowerCase().replace(/:\d+$/, '');
-  const parsed = parsePattern(pattern);
+  const parsed = parsePattern(pattern, 'host');
   if (!parsed.ok) {
     diagnostics.error(parsed.code, `domain: ${parsed.message}`, group.loc, parsed.hint);
     return null;

@@ -26,6 +26,7 @@ import { embedRegex } from './regex.js';
 import { runningRegexes, type RunningRegex } from './regex-gate.js';
 import { regexSafety } from './regex-safety.js';
 import type { DomainSpec, MatchSpec, ParamSpec, PatternToken } from './types.js';
+import { checkRouteWhere } from './where-names.js';
 
 /** The spec's default parameter regex. */
 const DEFAULT_PARAM_REGEX = '\\w+';
@@ -165,7 +166,7 @@ function normalizeRoute(
     }
   }
   // A resource's where('id') is meant for the routes that have an id.
-  if (!def.optionalMethod) warnUnknownWhere(def, params, diagnostics);
+  if (!def.optionalMethod) checkRouteWhere(def, url, params, domain, diagnostics);
   return {
     verbs: def.verbs,
     url,
@@ -235,24 +236,6 @@ function matchOf(def: RouteDefinition, diagnostics: Diagnostics): MatchSpec | un
     translated.hint || undefined,
   );
   return null;
-}
-
-function warnUnknownWhere(
-  def: RouteDefinition,
-  params: ParamSpec[],
-  diagnostics: Diagnostics,
-): void {
-  for (const where of def.where) {
-    for (const name of Object.keys(where.value)) {
-      if (!params.some((p) => p.name === name)) {
-        diagnostics.warn(
-          'E_SETTING',
-          `where() names "${name}", which is not a parameter of ${JSON.stringify(def.url)}`,
-          where.loc,
-        );
-      }
-    }
-  }
 }
 
 /** Group `as` prefixes joined with dots, then the route's own name. */

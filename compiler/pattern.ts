@@ -19,9 +19,14 @@ export function joinUrl(...pieces: string[]): string {
 
 /**
  * Splits a pattern into literals and `{name}`/`{name?}` placeholders. Parameter regexes are
- * filled in later by `regexFor`; here each placeholder gets an empty one.
+ * filled in later by `regexFor`; here each placeholder gets an empty one. A `path` (a route's
+ * URL or a group's prefix, joined) must also be one a normalised request path can be.
  */
-export function parsePattern(url: string): ParsedPattern {
+export function parsePattern(url: string, kind: 'path' | 'host' = 'path'): ParsedPattern {
+  if (kind === 'path') {
+    const problem = unnormalPath(url);
+    if (problem) return problem;
+  }
   const tokens: PatternToken[] = [];
   let literal = '';
   for (let i = 0; i < url.length; i++) {
@@ -96,6 +101,40 @@ export function patternRegex(tokens: readonly PatternToken[]): string {
 }
 
 // --- internal ---
+
+/**
+ * The problem with a joined path that no request path is once normalised (dot segments
+ * resolved, empty segments collapsed, escapes decoded once), beside the `?` and `#` of
+ * `parsePattern`. A leading or trailing `/` is not one: `joinUrl` trims those, as the original
+ * router does (`//a/` is `/a`). A `%` without two hex digits after it is a plain character.
+ */
+function unnormalPath(url: string): ParsedPattern | undefined {
+  for (const segment of url === '/' ? [] : url.slice(1).split('/')) {
+    if (segment === '') {
+      return broken(
+        url,
+        'an empty segment ("//"), which no request path holds',
+        'request paths are normalised before matching ("/a//b" is "/a/b"): write one "/"',
+      );
+    }
+    if (segment === '.' || segment === '..') {
+      return broken(
+        url,
+        `a "${segment}" segment, which no request path holds`,
+        'request paths are normalised before matching ("/a/./b" is "/a/b", "/a/../b" is "/b"): write the path it resolves to',
+      );
+    }
+  }
+  const escape = /%[0-9A-Fa-f]{2}/.exec(url);
+  if (escape) {
+    return broken(
+      url,
+      `the percent-escape "${escape[0]}"`,
+      'write the character itself: request paths are decoded before matching',
+    );
+  }
+  return undefined;
+}
 
 function broken(
   url: string,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { removeApp, runCli, writeApp } from '../_utils.js';
+import { importTable, removeApp, runCli, writeApp } from '../_utils.js';
 
 const CONTROLLER = `export class Shop {\n  show(id: string) { return id; }\n}\n`;
 const HEAD = `import { Course } from 'course-router';\n`;
@@ -136,6 +136,73 @@ describe('build errors name file:line:col and what to do', () => {
     expect(stderr).toContain(
       'routes.ts:3:8: error E_PATTERN: the URL "/page#top" has a "#" outside a placeholder',
     );
+  });
+
+  it('E_PATTERN: a dot segment, an empty segment or an escape, which no normalised path holds', async () => {
+    const stderr = await failingBuild(
+      [
+        `Course.get('/dot/./x', 'Shop@show');`,
+        `Course.get('/up/../x', 'Shop@show');`,
+        `Course.get('/dbl//x', 'Shop@show');`,
+        `Course.get('/pct/%41%2F', 'Shop@show');`,
+        // Joined with a group's prefix, located at the route call.
+        `Course.group({ prefix: '/g//h' }, () => {\n  Course.get('/x', 'Shop@show');\n});`,
+        `Course.group({ prefix: '/g/..' }, () => {\n  Course.get('/{id}', 'Shop@show');\n});`,
+      ].join('\n') + '\n',
+    );
+    expect(stderr).toContain(
+      'routes.ts:2:8: error E_PATTERN: the URL "/dot/./x" has a "." segment, which no request path holds\n  hint: request paths are normalised before matching',
+    );
+    expect(stderr).toContain(
+      'routes.ts:3:8: error E_PATTERN: the URL "/up/../x" has a ".." segment, which no request path holds',
+    );
+    expect(stderr).toContain(
+      'routes.ts:4:8: error E_PATTERN: the URL "/dbl//x" has an empty segment ("//"), which no request path holds\n  hint: request paths are normalised before matching ("/a//b" is "/a/b"): write one "/"\n',
+    );
+    expect(stderr).toContain(
+      'routes.ts:5:8: error E_PATTERN: the URL "/pct/%41%2F" has the percent-escape "%41"\n  hint: write the character itself: request paths are decoded before matching\n',
+    );
+    expect(stderr).toContain(
+      'routes.ts:7:10: error E_PATTERN: the URL "/g//h/x" has an empty segment',
+    );
+    expect(stderr).toContain(
+      'routes.ts:10:10: error E_PATTERN: the URL "/g/../{id}" has a ".." segment',
+    );
+    expect(stderr).toContain('build failed: 6 errors');
+  });
+
+  it("E_SETTING: a route's where() naming a parameter its URL does not have, with the near one", async () => {
+    const stderr = await failingBuild(
+      [
+        `Course.get('/u/{id}', 'Shop@show').where('ID', '[0-9]+');`,
+        `Course.get('/v/{id}/{slug}', 'Shop@show').where({ idd: '[0-9]+' });`,
+        `Course.get('/w/{id}', 'Shop@show').where({ id: '[0-9]+' }).where('page', '[0-9]+');`,
+        `Course.get('/x', 'Shop@show').where('id', '[0-9]+');`,
+        `Course.group({ domain: '{sub}.example.test', prefix: '/{lang}' }, () => {`,
+        `  Course.get('/d/{id}', 'Shop@show').where({ sub: '[a-z]+', lan: '[a-z]{2}' });`,
+        `});`,
+      ].join('\n') + '\n',
+    );
+    expect(stderr).toContain(
+      'routes.ts:2:36: error E_SETTING: where() names "ID", which is not a parameter of "/u/{id}"\n  hint: did you mean id?\n',
+    );
+    expect(stderr).toContain(
+      'routes.ts:3:43: error E_SETTING: where() names "idd", which is not a parameter of "/v/{id}/{slug}"\n  hint: did you mean id?\n',
+    );
+    expect(stderr).toContain(
+      'routes.ts:4:60: error E_SETTING: where() names "page", which is not a parameter of "/w/{id}"\n  hint: the parameters are id\n',
+    );
+    expect(stderr).toContain(
+      'routes.ts:5:31: error E_SETTING: where() names "id", which is not a parameter of "/x"\n  hint: the URL has no parameters: leave the where() out\n',
+    );
+    // A domain parameter takes the group's where, not the route's: said so, not ignored.
+    expect(stderr).toContain(
+      `routes.ts:7:38: error E_SETTING: where() names "sub", a parameter of the domain "{sub}.example.test", which a route's where() does not constrain\n  hint: constrain it in the group: where: { sub: … }\n`,
+    );
+    expect(stderr).toContain(
+      'routes.ts:7:38: error E_SETTING: where() names "lan", which is not a parameter of "/{lang}/d/{id}"\n  hint: did you mean lang?\n',
+    );
+    expect(stderr).toContain('build failed: 6 errors');
   });
 
   it('E_DUPLICATE_NAME: two routes with one name, naming the first', async () => {
@@ -420,6 +487,40 @@ describe('build warnings', () => {
     expect(stderr).toContain(
       'routes.ts:2:8: warning E_DUPLICATE_ROUTE: ANY /zoo gets only the verbs earlier routes leave: registered first with the same pattern and domain, GET /zoo (Zoo@getIndex) at routes.ts:2:8 takes GET, HEAD',
     );
+  });
+
+  it("a group's where naming a parameter none of its routes has; one some have is silent", async () => {
+    const { stderr } = await warnings(
+      [
+        `Course.group({ prefix: '/blog', where: { slug: '[a-z-]+', sulg: '[a-z]+' } }, () => {`,
+        `  Course.get('/', 'Shop@show');`,
+        `  Course.get('/{slug}', 'Shop@show');`,
+        `});`,
+        `Course.group({ domain: '{sub}.example.test', where: { sub: '[a-z]+', id: '[0-9]+', page: '[0-9]+' } }, () => {`,
+        `  Course.group({ prefix: '/n' }, () => Course.get('/{id}', 'Shop@show'));`,
+        `});`,
+        `Course.group({ where: { id: '[0-9]+' } }, () => Course.get('/', 'Shop@show'));`,
+      ].join('\n') + '\n',
+    );
+    expect(stderr).toContain(
+      `routes.ts:2:8: warning E_SETTING: the group's where names "sulg", which none of its routes has\n  hint: did you mean slug?\n`,
+    );
+    expect(stderr).toContain(
+      `routes.ts:6:8: warning E_SETTING: the group's where names "page", which none of its routes has\n  hint: the parameters are id, sub\n`,
+    );
+    expect(stderr).toContain(
+      `routes.ts:9:8: warning E_SETTING: the group's where names "id", which none of its routes has\n  hint: its routes have no parameters: leave it out\n`,
+    );
+    expect(stderr.match(/warning/g)).toHaveLength(3);
+  });
+
+  it('a leading or trailing // is trimmed, and a % without two hex digits is a character', async () => {
+    const { dir, stderr } = await warnings(
+      `Course.get('//evil.com/x//', 'Shop@show');\nCourse.get('/pct/100%', 'Shop@show');\nCourse.get('/pct/%zz', 'Shop@show');\n`,
+    );
+    expect(stderr).toBe('');
+    const table = await importTable(dir);
+    expect(table.routes.map((r) => r.url)).toEqual(['/evil.com/x', '/pct/100%', '/pct/%zz']);
   });
 
   it('is silent where no earlier route provably takes the requests of a route', async () => {

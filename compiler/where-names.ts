@@ -1,0 +1,88 @@
+import { suggestion } from 'course-router/internal';
+import type { GroupDefinition, RouteDefinition } from 'course-router';
+import type { Diagnostics } from './errors.js';
+import { groupChain } from './groups.js';
+import { joinUrl, parsePattern } from './pattern.js';
+import type { DomainSpec, ParamSpec } from './types.js';
+
+/**
+ * A route's `where()` naming a parameter its URL does not have is an error: the constraint is
+ * ignored, and a misspelt name (`ID` for `id`) would leave the parameter unguarded. A domain
+ * parameter takes its constraint from the group's `where`, never the route's.
+ */
+export function checkRouteWhere(
+  def: RouteDefinition,
+  url: string,
+  params: readonly ParamSpec[],
+  domain: DomainSpec | undefined,
+  diagnostics: Diagnostics,
+): void {
+  const names = params.map((p) => p.name);
+  for (const where of def.where) {
+    for (const name of Object.keys(where.value)) {
+      if (names.includes(name)) continue;
+      const inDomain = domain?.params.some((p) => p.name === name);
+      diagnostics.error(
+        'E_SETTING',
+        inDomain
+          ? `where() names "${name}", a parameter of the domain ${JSON.stringify(domain!.pattern)}, which a route's where() does not constrain`
+          : `where() names "${name}", which is not a parameter of ${JSON.stringify(url)}`,
+        where.loc,
+        inDomain
+          ? `constrain it in the group: where: { ${name}: … }`
+          : names.length > 0
+            ? suggestion(name, names, 'parameters')
+            : 'the URL has no parameters: leave the where() out',
+      );
+    }
+  }
+}
+
+/**
+ * A group's `where` constrains whichever of its routes have the parameter; a name none of
+ * them (nor its prefix or domain) has is a warning at the group, most likely a misspelling.
+ */
+export function checkGroupWhere(
+  groups: readonly GroupDefinition[],
+  routes: readonly { definition: RouteDefinition; params: ParamSpec[]; domain?: DomainSpec }[],
+  diagnostics: Diagnostics,
+): void {
+  const known = new Map<GroupDefinition, Set<string>>();
+  const add = (group: GroupDefinition, names: readonly string[]) => {
+    const set = known.get(group) ?? new Set<string>();
+    for (const name of names) set.add(name);
+    known.set(group, set);
+  };
+  for (const route of routes) {
+    const names = [...route.params, ...(route.domain?.params ?? [])].map((p) => p.name);
+    for (const group of groupChain(route.definition.group)) add(group, names);
+  }
+  for (const group of groups) {
+    const where = group.attributes.where;
+    if (!where) continue;
+    add(group, [
+      ...placeholders(joinUrl(group.attributes.prefix ?? ''), 'path'),
+      ...placeholders(group.attributes.domain ?? '', 'host'),
+    ]);
+    const names = [...known.get(group)!];
+    for (const name of Object.keys(where)) {
+      if (names.includes(name)) continue;
+      diagnostics.warn(
+        'E_SETTING',
+        `the group's where names "${name}", which none of its routes has`,
+        group.loc,
+        names.length > 0
+          ? suggestion(name, names, 'parameters')
+          : 'its routes have no parameters: leave it out',
+      );
+    }
+  }
+}
+
+// --- internal ---
+
+function placeholders(pattern: string, kind: 'path' | 'host'): string[] {
+  const parsed = parsePattern(pattern, kind);
+  if (!parsed.ok) return [];
+  return parsed.tokens.flatMap((t) => (t.kind === 'param' ? [t.name] : []));
+}
