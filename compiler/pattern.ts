@@ -106,7 +106,7 @@ export function patternRegex(tokens: readonly PatternToken[]): string {
  * The problem with a joined path that no request path is once normalised (dot segments
  * resolved, empty segments collapsed, escapes decoded once), beside the `?` and `#` of
  * `parsePattern`. A leading or trailing `/` is not one: `joinUrl` trims those, as the original
- * router does (`//a/` is `/a`). A `%` without two hex digits after it is a plain character.
+ * router does (`//a/` is `/a`).
  */
 function unnormalPath(url: string): ParsedPattern | undefined {
   for (const segment of url === '/' ? [] : url.slice(1).split('/')) {
@@ -125,12 +125,19 @@ function unnormalPath(url: string): ParsedPattern | undefined {
       );
     }
   }
-  const escape = /%[0-9A-Fa-f]{2}/.exec(url);
-  if (escape) {
+  // A normalised path keeps `%2F` (a slash inside a segment) and `%25` (a percent), upper-case,
+  // and decodes every other escape: any other `%` is one no request path holds.
+  const percent = /%(?!2F|25)(?:[0-9A-Fa-f]{2})?/.exec(url);
+  if (percent) {
+    const escape = percent[0].length === 3;
     return broken(
       url,
-      `the percent-escape "${escape[0]}"`,
-      'write the character itself: request paths are decoded before matching',
+      escape ? `the percent-escape "${percent[0]}"` : 'a "%" that starts no escape',
+      escape && /^%2f$/i.test(percent[0])
+        ? 'request paths keep a slash inside a segment as "%2F", upper-case: write "%2F"'
+        : escape
+          ? 'write the character itself: request paths are decoded before matching (a "%" is "%25", a "/" inside a segment "%2F")'
+          : 'request paths keep a percent sign as "%25": write "%25"',
     );
   }
   return undefined;

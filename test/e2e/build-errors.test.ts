@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { importTable, removeApp, runCli, writeApp } from '../_utils.js';
+import { importTable, removeApp, runCli, send, serve, writeApp } from '../_utils.js';
 
 const CONTROLLER = `export class Shop {\n  show(id: string) { return id; }\n}\n`;
 const HEAD = `import { Course } from 'course-router';\n`;
@@ -145,6 +145,8 @@ describe('build errors name file:line:col and what to do', () => {
         `Course.get('/up/../x', 'Shop@show');`,
         `Course.get('/dbl//x', 'Shop@show');`,
         `Course.get('/pct/%41%2F', 'Shop@show');`,
+        `Course.get('/pct/100%', 'Shop@show');`,
+        `Course.get('/pct/a%2fb', 'Shop@show');`,
         // Joined with a group's prefix, located at the route call.
         `Course.group({ prefix: '/g//h' }, () => {\n  Course.get('/x', 'Shop@show');\n});`,
         `Course.group({ prefix: '/g/..' }, () => {\n  Course.get('/{id}', 'Shop@show');\n});`,
@@ -160,15 +162,21 @@ describe('build errors name file:line:col and what to do', () => {
       'routes.ts:4:8: error E_PATTERN: the URL "/dbl//x" has an empty segment ("//"), which no request path holds\n  hint: request paths are normalised before matching ("/a//b" is "/a/b"): write one "/"\n',
     );
     expect(stderr).toContain(
-      'routes.ts:5:8: error E_PATTERN: the URL "/pct/%41%2F" has the percent-escape "%41"\n  hint: write the character itself: request paths are decoded before matching\n',
+      'routes.ts:5:8: error E_PATTERN: the URL "/pct/%41%2F" has the percent-escape "%41"\n  hint: write the character itself: request paths are decoded before matching (a "%" is "%25", a "/" inside a segment "%2F")\n',
     );
     expect(stderr).toContain(
-      'routes.ts:7:10: error E_PATTERN: the URL "/g//h/x" has an empty segment',
+      'routes.ts:6:8: error E_PATTERN: the URL "/pct/100%" has a "%" that starts no escape\n  hint: request paths keep a percent sign as "%25": write "%25"\n',
     );
     expect(stderr).toContain(
-      'routes.ts:10:10: error E_PATTERN: the URL "/g/../{id}" has a ".." segment',
+      'routes.ts:7:8: error E_PATTERN: the URL "/pct/a%2fb" has the percent-escape "%2f"\n  hint: request paths keep a slash inside a segment as "%2F", upper-case: write "%2F"\n',
     );
-    expect(stderr).toContain('build failed: 6 errors');
+    expect(stderr).toContain(
+      'routes.ts:9:10: error E_PATTERN: the URL "/g//h/x" has an empty segment',
+    );
+    expect(stderr).toContain(
+      'routes.ts:12:10: error E_PATTERN: the URL "/g/../{id}" has a ".." segment',
+    );
+    expect(stderr).toContain('build failed: 8 errors');
   });
 
   it("E_SETTING: a route's where() naming a parameter its URL does not have, with the near one", async () => {
@@ -514,13 +522,21 @@ describe('build warnings', () => {
     expect(stderr.match(/warning/g)).toHaveLength(3);
   });
 
-  it('a leading or trailing // is trimmed, and a % without two hex digits is a character', async () => {
+  it('a leading or trailing // is trimmed; %25 and %2F, which request paths keep, match', async () => {
     const { dir, stderr } = await warnings(
-      `Course.get('//evil.com/x//', 'Shop@show');\nCourse.get('/pct/100%', 'Shop@show');\nCourse.get('/pct/%zz', 'Shop@show');\n`,
+      `Course.get('//evil.com/x//', 'Shop@show');\nCourse.get('/pct/100%25', 'Shop@show');\nCourse.get('/pct/a%2Fb', 'Shop@show');\n`,
     );
     expect(stderr).toBe('');
     const table = await importTable(dir);
-    expect(table.routes.map((r) => r.url)).toEqual(['/evil.com/x', '/pct/100%', '/pct/%zz']);
+    expect(table.routes.map((r) => r.url)).toEqual(['/evil.com/x', '/pct/100%25', '/pct/a%2Fb']);
+    const served = await serve(table);
+    try {
+      for (const target of ['/evil.com/x', '/pct/100%25', '/pct/a%2Fb', '/pct/a%2fb'])
+        expect((await send(served, 'GET', target)).status, target).toBe(200);
+      expect((await send(served, 'GET', '/pct/a/b')).status).toBe(404);
+    } finally {
+      await served.close();
+    }
   });
 
   it('is silent where no earlier route provably takes the requests of a route', async () => {
