@@ -10,7 +10,7 @@ import { badHost } from './host.js';
 import { logError } from './log.js';
 import { normalizePath } from './path.js';
 import type { CourseRequest } from './request.js';
-import { CourseResponse } from './response.js';
+import { CourseResponse, finalStatus } from './response.js';
 import { applyResult } from './result.js';
 import { resolveTarget, type ResolvedTarget } from './target.js';
 import type { MatchHit, RouteTable } from '../types.js';
@@ -291,7 +291,8 @@ function statusResponse(
 ): CourseResponse {
   const fresh = new CourseResponse();
   fresh.headers['content-type'] = 'text/plain; charset=utf-8';
-  if (error instanceof HttpException) {
+  // An exception with a status no final response can have (`101`, `600`) is a server error.
+  if (error instanceof HttpException && finalStatus(error.status)) {
     fresh.status = error.status;
     for (const [name, value] of Object.entries(error.headers)) fresh.headers[name] = value;
     // A 5xx message is for the log, as any other server error's (CONTRACT 5.6).

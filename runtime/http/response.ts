@@ -14,7 +14,7 @@ export class CourseResponse {
 
   /** Sets the status code: 200–599 (a 1xx is never a final response). */
   httpCode(code: number): this {
-    if (!Number.isInteger(code) || code < 200 || code > 599) {
+    if (!finalStatus(code)) {
       throw new RangeError(`course: invalid HTTP status ${String(code)}`);
     }
     this.status = code;
@@ -137,4 +137,9 @@ function encodeTarget(url: string): string {
       out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
     return out;
   });
+}
+
+/** Whether `code` can be a final response's status: an integer 200–599 (a 1xx is interim). */
+export function finalStatus(code: number): boolean {
+  return Number.isInteger(code) && code >= 200 && code <= 599;
 }

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildUrl, type RouteTable } from 'course-router/internal';
 import { buildApp, importTable, removeApp, send, serve, writeApp, type Served } from '../_utils.js';
@@ -15,6 +16,7 @@ Course.group({ prefix: '/caught', exceptionHandler: 'Handlers\\\\Caught' }, () =
 });
 Course.get('/fail', () => { throw new HttpException(503, 'db password is hunter2'); });
 Course.get('/informational', () => response().httpCode(101));
+Course.get('/code/{code}', (code: string) => { throw new HttpException(Number(code), 'odd'); });
 Course.get('/teapot', () => { throw new HttpException(418, 'short and stout'); });
 // Any value, a decoded \`%2F\` (a slash) and line breaks too: what the log must still write on one line.
 Course.get('/boom/{x}', (x: string) => { throw new Error('bad ' + x); }).where('x', '[^]+');
@@ -97,6 +99,31 @@ describe('errors and logs', () => {
 
   it('regression: a 1xx status, which no final response can carry, is a 500 in both adapters', async () => {
     expect(await send(served, 'GET', '/informational')).toMatchObject({ status: 500 });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    for (const code of ['100', '101', '103', '600', '999', 'NaN'])
+      expect(await send(served, 'GET', `/code/${code}`), code).toMatchObject({
+        status: 500,
+        body: 'Internal Server Error',
+      });
+    vi.restoreAllMocks();
+  });
+
+  it('an HttpException of status 101, pipelined: each request gets its own final response', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { hostname, port } = new URL(served.base);
+    const text = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      const socket = connect(Number(port), hostname, () =>
+        socket.write(
+          'GET /code/101 HTTP/1.1\r\nHost: a\r\n\r\nGET /teapot HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n',
+        ),
+      );
+      socket.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      socket.on('end', () => resolve(out));
+      socket.on('error', reject);
+    });
+    vi.restoreAllMocks();
+    expect(text.match(/HTTP\/1\.1 \d+/g)).toEqual(['HTTP/1.1 500', 'HTTP/1.1 418']);
   });
 
   it('a path with %0a or an escape sequence cannot forge a log line', async () => {
