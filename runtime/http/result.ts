@@ -22,7 +22,13 @@ export function applyResult(value: unknown, res: CourseResponse): CourseResponse
       res.headers['content-type'] ??= HTML;
       return res;
     case 'object':
-      if (value instanceof Response) return value;
+      if (value instanceof Response) {
+        // Its body could not be sent: an error, in both adapters, that handlers may take.
+        if (value.bodyUsed || value.body?.locked === true) {
+          throw new TypeError('course: a route returned a Response whose body was already read');
+        }
+        return value;
+      }
       if (value instanceof CourseResponse) return value;
       if (value instanceof Uint8Array) {
         res.body = value;

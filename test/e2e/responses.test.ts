@@ -17,6 +17,8 @@ Course.group({ prefix: '/caught', exceptionHandler: 'Handlers\\\\Caught' }, () =
 Course.get('/fail', () => { throw new HttpException(503, 'db password is hunter2'); });
 Course.get('/informational', () => response().httpCode(101));
 Course.get('/code/{code}', (code: string) => { throw new HttpException(Number(code), 'odd'); });
+Course.get('/used', async () => { const answer = new Response('x'); await answer.text(); return answer; });
+Course.get('/locked', () => { const answer = new Response('x'); answer.body!.getReader(); return answer; });
 Course.get('/teapot', () => { throw new HttpException(418, 'short and stout'); });
 // Any value, a decoded \`%2F\` (a slash) and line breaks too: what the log must still write on one line.
 Course.get('/boom/{x}', (x: string) => { throw new Error('bad ' + x); }).where('x', '[^]+');
@@ -102,6 +104,16 @@ describe('errors and logs', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     for (const code of ['100', '101', '103', '600', '999', 'NaN'])
       expect(await send(served, 'GET', `/code/${code}`), code).toMatchObject({
+        status: 500,
+        body: 'Internal Server Error',
+      });
+    vi.restoreAllMocks();
+  });
+
+  it('a returned Response whose body was read or locked is a 500 in both adapters, not a rejection', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    for (const target of ['/used', '/locked'])
+      expect(await send(served, 'GET', target), target).toMatchObject({
         status: 500,
         body: 'Internal Server Error',
       });
