@@ -6,6 +6,7 @@ import { createController, createModel, generateFiles } from './commands/generat
 import { runRoutes } from './commands/routes.js';
 import { runWatch } from './commands/watch.js';
 import { runInit } from './commands/init.js';
+import { finish, guardProcess } from './lifetime.js';
 import { processOutput, reportFailure } from './output.js';
 import { ownVersion } from './_package.js';
 
@@ -96,7 +97,9 @@ for (const [name, action, description] of [
     });
 }
 
+guardProcess(processOutput);
 await program.parseAsync(process.argv);
+finish();
 
 async function run(command: () => Promise<number>): Promise<number> {
   try {

@@ -104,6 +104,15 @@ function normalizeRoute(
   config: ResolvedConfig,
   diagnostics: Diagnostics,
 ): RouteDraft | undefined {
+  if (typeof def.url !== 'string') {
+    diagnostics.error(
+      'E_PATTERN',
+      `the URL is ${def.url === null ? 'null' : `a ${typeof def.url}`}, not a string`,
+      def.loc,
+      "write the URL as a string: Course.get('/path', …)",
+    );
+    return undefined;
+  }
   const groups = groupChain(def.group);
   const url = joinUrl(
     def.basepath,

@@ -1,3 +1,4 @@
+import { MAX_TARGET_LENGTH } from 'course-router/internal';
 import { withoutCase } from './caseless.js';
 import { escapeRegex } from './regex.js';
 import type { PatternToken } from './types.js';
@@ -109,6 +110,14 @@ export function patternRegex(tokens: readonly PatternToken[]): string {
  * router does (`//a/` is `/a`).
  */
 function unnormalPath(url: string): ParsedPattern | undefined {
+  if (url.length > MAX_TARGET_LENGTH) {
+    return {
+      ok: false,
+      code: 'E_PATTERN',
+      message: `the URL ${JSON.stringify(url.slice(0, 40))}… is ${url.length} characters long`,
+      hint: `a request target over ${MAX_TARGET_LENGTH} characters is a 414: no request can reach it`,
+    };
+  }
   for (const segment of url === '/' ? [] : url.slice(1).split('/')) {
     if (segment === '') {
       return broken(

@@ -24,6 +24,7 @@ export { parseTree, type MatchTree } from './matching/tree.js';
 export { within } from './matching/bound.js';
 // The lookup a server makes of a raw request target: what the benchmarks time.
 export { resolveTarget } from './http/target.js';
+export { MAX_TARGET_LENGTH } from './http/dispatch.js';
 export { callbackParts, classRefParts } from './dsl/class-refs.js';
 export { beginRecording, endRecording } from './dsl/recorder.js';
 export { toList } from './dsl/register.js';

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { BuildError, watch } from 'course-compiler';
+import { onStrayError, strayError } from '../lifetime.js';
 import { printDiagnostics, reportFailure, type Output } from '../output.js';
 import { outputs } from './build.js';
 
@@ -15,6 +16,9 @@ export async function runWatch(
   out: Output,
 ): Promise<number> {
   let server: ChildProcess | undefined;
+  // The server never outlives the watcher, however it ends.
+  process.on('exit', () => server?.kill('SIGTERM'));
+  onStrayError((error) => out.error(`build failed: ${strayError(error)}`));
   const watcher = watch({
     root: options.root,
     onBuild: (outcome) => {

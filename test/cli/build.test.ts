@@ -113,6 +113,32 @@ describe('course build', () => {
     }
   });
 
+  it('whatever a route file leaves behind, the build ends when done and never ends unnoticed', async () => {
+    const HEAD = `import { Course } from 'course-router';\nCourse.get('/', () => 'x');\n`;
+    const cases: [string, number, string][] = [
+      ['setInterval(() => {}, 1000);', 0, ''],
+      ['process.exit(0);', 1, 'course: stopped before the command finished'],
+      ['await new Promise(() => {});', 1, 'course: stopped before the command finished'],
+      ["Promise.reject(new Error('boom'));", 1, 'course: boom (thrown outside any route call'],
+      ["setTimeout(() => { throw new Error('late'); }, 10);", 1, 'course: late (thrown outside'],
+      ['Course.get(null as never, () => 1);', 1, 'routes.ts:3:8: error E_PATTERN: the URL is null'],
+      ["Course.get('/' + 'a'.repeat(9000), () => 1);", 1, 'error E_PATTERN: the URL "/aaa'],
+    ];
+    for (const [line, code, said] of cases) {
+      const app = writeApp({ 'routes.ts': HEAD + line + '\n' });
+      try {
+        const result = await runCli(['build', '--root', app]);
+        expect(result.code, line).toBe(code);
+        if (said) expect(result.stderr, line).toContain(said);
+        else expect(result.stdout, line).toMatch(/^wrote /);
+        // One line, not a stack or megabytes of a regex.
+        expect(result.stderr.length, line).toBeLessThan(1000);
+      } finally {
+        removeApp(app);
+      }
+    }
+  });
+
   it('an app with no route file is an error, not an empty build', async () => {
     const app = writeApp({ 'course.config.ts': `export default { routes: 'web.ts' };\n` });
     try {

@@ -86,6 +86,26 @@ describe('course watch', () => {
     expect(closures()).toContain("'fixed'");
   });
 
+  it('an error nothing awaited in a route file is one line, and watching goes on', async () => {
+    writeFile(
+      dir,
+      'routes.ts',
+      ROUTES(`Promise.reject(new Error('stray'));\nCourse.get('/', () => 'one');`),
+    );
+    await until(
+      () => stderr.includes('build failed: stray (thrown outside any route call'),
+      'the stray error',
+    );
+    expect(child.exitCode).toBeNull();
+    const before = count(stdout, 'wrote') + count(stdout, 'unchanged');
+    writeFile(dir, 'routes.ts', ROUTES(`Course.get('/', () => 'calm');`));
+    await until(
+      () => count(stdout, 'wrote') + count(stdout, 'unchanged') > before,
+      'the next build',
+    );
+    expect(closures()).toContain("'calm'");
+  });
+
   it('removes the closures module when the closures go, and writes it when they come back', async () => {
     const sibling = path.join(dir, 'generated/routes.closures.gen.ts');
     writeFile(dir, 'routes.ts', ROUTES(`Course.get('/', 'Pages@show');`));
