@@ -6,7 +6,7 @@ import { createController, createModel, generateFiles } from './commands/generat
 import { runRoutes } from './commands/routes.js';
 import { runWatch } from './commands/watch.js';
 import { runInit } from './commands/init.js';
-import { finish, guardProcess } from './lifetime.js';
+import { begin, finish, guardProcess } from './lifetime.js';
 import { processOutput, reportFailure } from './output.js';
 import { ownVersion } from './_package.js';
 
@@ -102,6 +102,7 @@ await program.parseAsync(process.argv);
 finish();
 
 async function run(command: () => Promise<number>): Promise<number> {
+  begin();
   try {
     return await command();
   } catch (error) {

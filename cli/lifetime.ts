@@ -5,6 +5,7 @@ import type { Output } from './output.js';
 // not keep it alive (`finish`), a `process.exit()` or a top-level await that never settles
 // is told as such and fails, and an error nothing awaited is one line, not a stack.
 
+let running = false;
 let finished = false;
 let strayHandler: ((error: unknown) => void) | undefined;
 
@@ -19,12 +20,18 @@ export function guardProcess(out: Output): void {
   process.on('uncaughtException', stray);
   process.on('unhandledRejection', stray);
   process.on('exit', (code) => {
-    if (finished) return;
+    // `--help`, `--version` and a usage error end before any command runs.
+    if (!running || finished) return;
     out.error(
       'course: stopped before the command finished: a route file called process.exit(), or awaited something that never settles',
     );
     if (code === 0) process.exitCode = 1;
   });
+}
+
+/** Marks a command's start: from now on, an end before `finish` is told. */
+export function begin(): void {
+  running = true;
 }
 
 /** Where an error nothing awaited goes instead (`course watch` prints it and goes on). */
