@@ -50,7 +50,7 @@ export interface RouteDraft {
   definition: RouteDefinition;
 }
 
-/** A group with exception handlers, for requests no route matches. */
+/** A group with exception handlers, which see the errors of the requests under it. */
 export interface HandlerGroupDraft {
   prefix: string;
   domain: DomainSpec | undefined;

@@ -490,7 +490,7 @@ declare module 'course-router' {
   interface RoutesWithoutParams extends AppRoutesWithoutParams {}
 }
 
-/** Groups with exception handlers, innermost first, for requests no route matches. */
+/** Groups with exception handlers, innermost first: an error goes to those around its request. */
 const $handlerGroups: HandlerGroup[] = [
   [/^\/api(?:\/|$)/, undefined, [ApiHandler]],
   [/^\//, undefined, [PageHandler]],

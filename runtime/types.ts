@@ -84,7 +84,7 @@ export interface RouteTable {
   readonly hosts?: Readonly<Record<string, readonly UrlPart[]>>;
   /** Whether any route depends on the host. */
   readonly usesHost?: boolean;
-  /** Exception handlers of the groups whose prefix and domain match, for unmatched requests. */
+  /** Exception handlers of the groups whose prefix and domain match a request (innermost first). */
   readonly handlersFor?: (path: string, host: string) => readonly Instantiable<HandlerInstance>[];
   readonly bootManagers?: readonly Instantiable<{ boot(router: never, request: never): unknown }>[];
   readonly csrfVerifier?: Instantiable<{ handle(request: never): unknown }>;

@@ -28,7 +28,7 @@ export function emitRouter(app: CompiledApp, context: EmitContext): Chunk[] {
     `errorRedirect: ${app.errorRedirect === undefined ? 'undefined' : str(app.errorRedirect)}`,
   ];
   return [
-    code(`/** Groups with exception handlers, innermost first, for requests no route matches. */
+    code(`/** Groups with exception handlers, innermost first: an error goes to those around its request. */
 const $handlerGroups: HandlerGroup[] = [${groups.join(', ')}];`),
     code(`const table = defineRoutes($routes, { ${fields.join(', ')} });
 export default table;
