@@ -23,6 +23,16 @@ export function targetAuthority(target: string): string | undefined {
   return ABSOLUTE.exec(target)?.[1];
 }
 
+/**
+ * Where the path of an absolute-form target begins, after its http(s) scheme and authority
+ * (`http://a:80/b` gives 11, `http://a?q` the `?`'s 8); `-1` for any other target (RFC 9112
+ * §3.2.2 names http(s) URLs only).
+ */
+export function pathStart(target: string): number {
+  const match = ABSOLUTE.exec(target);
+  return match === null ? -1 : match[0].length;
+}
+
 /** The host domain routes and `url()` compare: lower-case, without port or trailing dot. */
 export function hostName(host: string): string {
   const name = host.replace(PORT, '').toLowerCase();

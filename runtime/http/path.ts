@@ -1,3 +1,5 @@
+import { pathStart } from './host.js';
+
 /**
  * Request-target handling shared by both adapters, so that they answer alike.
  */
@@ -12,7 +14,9 @@ export function normalizePath(raw: string): string | undefined {
   if (end === -1) end = raw.length;
   let start = 0;
   if (raw.charCodeAt(0) !== 47 /* '/' */) {
-    start = authorityEnd(raw, end);
+    // Absolute-form: `http://host` and `http://host?q` have the path `/`, as the URL parser
+    // gives them; any other target that does not start with `/` is a 400.
+    start = pathStart(raw);
     if (start === -1) return undefined;
   }
   // Trailing slashes are optional on both sides: `/a`, `/a/` and `/a//` are one path.
@@ -45,9 +49,15 @@ export function cleanTarget(raw: string): string {
   const path = q === -1 ? raw : raw.slice(0, q);
   const clean =
     UNCLEAN.test(path) || !path.startsWith('/')
-      ? cleanPath(path.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, ''))
+      ? cleanPath(path.slice(Math.max(0, pathStart(path))))
       : path;
   return q === -1 ? clean : clean + raw.slice(q);
+}
+
+/** A request target without its fragment (`#…`), which the URL parser cuts off. */
+export function withoutFragment(target: string): string {
+  const hash = target.indexOf('#');
+  return hash === -1 ? target : target.slice(0, hash);
 }
 
 /** The query string of a raw request target, without `?` (empty when absent). */
@@ -116,14 +126,4 @@ function decodeRun(run: string): string | undefined {
     out += text;
   }
   return out;
-}
-
-// Absolute-form (`http://host/path`): the path starts after the authority; `http://host` and
-// `http://host?q` have the path `/`, as the URL parser gives them.
-function authorityEnd(raw: string, end: number): number {
-  // An absolute-form target names an http(s) URL (RFC 9112 §3.2.2); any other scheme is a 400.
-  const scheme = /^https?:\/\//i.exec(raw);
-  if (!scheme) return -1;
-  const slash = raw.indexOf('/', scheme[0].length);
-  return slash === -1 || slash > end ? end : slash;
 }

@@ -7,7 +7,9 @@ import {
 } from '../dispatch.js';
 import { readFetchBody } from '../body.js';
 import { headerPairs, isFraming, NULL_BODY_STATUS } from './_common.js';
+import { pathStart } from '../host.js';
 import { logError } from '../log.js';
+import { withoutFragment } from '../path.js';
 import { CourseRequest } from '../request.js';
 import type { RouteTable } from '../../types.js';
 
@@ -42,10 +44,16 @@ function respond(
   const head = native.method === 'HEAD';
   // Each read of `Request.url` serialises the URL again.
   const url = native.url;
-  // Only http(s) URLs name a route (a runtime may be handed any URL: `ftp:`, `blob:`, `data:`).
-  if (!HTTP_URL.test(url)) return toResponse(badRequest(400), head);
-  const raw = pathOf(url);
+  // The router works on the path and query, as `node:http` gives them. Only an http(s) URL
+  // names a route (a runtime may be handed any URL: `ftp:`, `blob:`, `data:`).
+  const start = pathStart(url);
+  if (start === -1) return toResponse(badRequest(400), head);
+  const rest = withoutFragment(url.slice(start));
+  const raw = rest.charCodeAt(0) === 47 /* '/' */ ? rest : `/${rest}`;
   if (raw.length > MAX_TARGET_LENGTH) return toResponse(badRequest(414), head);
+  // A runtime builds the URL from Host, or from an absolute-form target (which wins over Host,
+  // RFC 9112 §3.2.2): the URL's host is the one routes see, whatever Host says.
+  const authority = url.slice(url.indexOf('//') + 2, start) || undefined;
   const headers = native.headers;
   const request = new CourseRequest(
     native.method,
@@ -54,13 +62,11 @@ function respond(
     raw,
     {
       // A Fetch runtime may leave Host out of the headers; the URL always has it.
-      header: (name) => headers.get(name) ?? (name === 'host' ? hostOf(url) : undefined),
+      header: (name) => headers.get(name) ?? (name === 'host' ? authority : undefined),
       body: (limit) => readFetchBody(native, limit, options.requestTimeout),
       remoteAddress: info?.remoteAddress,
       tls: url.startsWith('https:'),
-      // A runtime builds the URL from Host, or from an absolute-form target (which wins over
-      // Host, RFC 9112 §3.2.2): the URL's host is the one routes see, whatever Host says.
-      authority: hostOf(url),
+      authority,
     },
     native,
   );
@@ -68,25 +74,6 @@ function respond(
   return outcome instanceof Promise
     ? outcome.then((done) => toResponse(done, head))
     : toResponse(outcome, head);
-}
-
-const HTTP_URL = /^https?:\/\//;
-
-// `Request.url` is absolute, with its fragment: the router works on the path and query, as
-// `node:http` gives them.
-function pathOf(url: string): string {
-  const scheme = url.indexOf('://');
-  const slash = scheme === -1 ? -1 : url.indexOf('/', scheme + 3);
-  if (slash === -1) return '/';
-  const hash = url.indexOf('#', slash);
-  return hash === -1 ? url.slice(slash) : url.slice(slash, hash);
-}
-
-function hostOf(url: string): string | undefined {
-  const start = url.indexOf('://');
-  if (start === -1) return undefined;
-  const end = url.indexOf('/', start + 3);
-  return url.slice(start + 3, end === -1 ? undefined : end) || undefined;
 }
 
 /**

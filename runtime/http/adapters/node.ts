@@ -11,6 +11,7 @@ import {
 import { readNodeBody } from '../body.js';
 import { finalHeaders, isFraming, NULL_BODY_STATUS } from './_common.js';
 import { logError } from '../log.js';
+import { withoutFragment } from '../path.js';
 import { CourseRequest, type RequestSource } from '../request.js';
 import type { RouteTable } from '../../types.js';
 
@@ -55,8 +56,7 @@ const QUERY_ENCODED = /["'<>]/g;
 
 /** `target` as the WHATWG URL parser reads it: no fragment, its path and query encoded. */
 function parseTarget(target: string): string {
-  const hash = target.indexOf('#');
-  const raw = hash === -1 ? target : target.slice(0, hash);
+  const raw = withoutFragment(target);
   const q = raw.indexOf('?');
   const path = q === -1 ? raw : raw.slice(0, q);
   const encoded = path.replace(PATH_ENCODED, escape);
