@@ -7,6 +7,7 @@ import { checkOptions } from './options.js';
 import type { RouteTable } from '../types.js';
 import { activeTable } from '../matching/url.js';
 import { DEFAULT_REQUEST_TIMEOUT } from './body.js';
+import { gracefulClose } from './shutdown.js';
 
 /** Longest time a request head may take to arrive under `listen()`, in ms. */
 const HEADERS_TIMEOUT = 15_000;
@@ -20,6 +21,11 @@ export interface CourseApp {
   readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
   /** Starts a `node:http` server (port `PORT` or 3000, host 127.0.0.1 by default). */
   readonly listen: (port?: number, host?: string) => Promise<Server>;
+  /**
+   * Stops the servers `listen()` started: no new connection, idle keep-alive connections
+   * closed, requests in flight finished (cut after `grace` ms, 10 s by default); resolves then.
+   */
+  readonly close: (grace?: number) => Promise<void>;
 }
 
 /** Creates the app for a compiled table; does no work proportional to the number of routes. */
@@ -32,6 +38,7 @@ export function startApp(table: RouteTable | undefined, options: StartOptions = 
     );
   }
   const handler = createNodeHandler(routes, options);
+  const closers: ((grace?: number) => Promise<void>)[] = [];
   return {
     table: routes,
     fetch: createFetchHandler(routes, options),
@@ -51,8 +58,10 @@ export function startApp(table: RouteTable | undefined, options: StartOptions = 
           },
           handler,
         );
+        closers.push(gracefulClose(server));
         server.once('error', reject);
         server.listen(port, host, () => resolve(server));
       }),
+    close: async (grace) => void (await Promise.all(closers.map((close) => close(grace)))),
   };
 }

@@ -1,0 +1,100 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Course } from 'course-router';
+import { freePort } from '../_redis.js';
+import { buildApp, importTable, removeApp, ROOT, writeApp } from '../_utils.js';
+
+// The server `course init` writes, as it is: HOST and PORT read, SIGTERM and SIGINT wired to
+// `app.close()`.
+const SERVER = readFileSync(path.join(ROOT, 'cli/templates/app/server.ts.tpl'), 'utf8');
+const ROUTES = `import { Course } from 'course-router';
+Course.get('/', () => 'home');
+Course.get('/slow', async () => { await new Promise((r) => setTimeout(r, 800)); return 'slow done'; });
+Course.get('/endless', () => new Promise(() => {}));
+`;
+
+let dir: string;
+beforeAll(async () => {
+  dir = writeApp({ 'routes.ts': ROUTES, 'server.ts': SERVER });
+  await buildApp(dir);
+});
+afterAll(() => removeApp(dir));
+
+describe("`course init`'s server on SIGTERM", () => {
+  it('finishes the request in flight, closes idle connections, refuses new ones, exits 0', async () => {
+    const port = await freePort();
+    const child = await startServer(dir, port);
+    const idle = await keepAliveConnection(port);
+    const slow = fetch(`http://127.0.0.1:${port}/slow`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+
+    await idle.closed;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toMatchObject({
+      cause: { code: 'ECONNREFUSED' },
+    });
+    const answer = await slow;
+    expect([answer.status, await answer.text()]).toEqual([200, 'slow done']);
+    expect(answer.headers.get('connection')).toBe('close');
+    expect(await exit).toBe(0);
+  }, 20_000);
+});
+
+describe('app.close(grace)', () => {
+  it('cuts a request still running after the grace period, and resolves', async () => {
+    const app = Course.start(await importTable(dir));
+    const server = await app.listen(0);
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const endless = fetch(`http://127.0.0.1:${port}/endless`).catch((error: Error) => error);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const start = Date.now();
+    await app.close(300);
+    expect(Date.now() - start).toBeGreaterThanOrEqual(250);
+    expect(Date.now() - start).toBeLessThan(2000);
+    expect(await endless).toBeInstanceOf(Error);
+    expect(server.listening).toBe(false);
+  });
+
+  it('resolves at once when nothing is in flight, and again when called twice', async () => {
+    const app = Course.start(await importTable(dir));
+    await app.listen(0);
+    const start = Date.now();
+    await Promise.all([app.close(), app.close()]);
+    expect(Date.now() - start).toBeLessThan(500);
+  });
+});
+
+// --- internal ---
+
+function startServer(cwd: string, port: number): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'server.ts'],
+    { cwd, env: { ...process.env, HOST: '127.0.0.1', PORT: String(port) }, stdio: 'pipe' },
+  );
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes(`Listening on http://127.0.0.1:${port}`)) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${String(code)}: ${stderr}`)));
+  });
+}
+
+/** A connection that asked for `/` with keep-alive and now waits, idle. */
+async function keepAliveConnection(port: number): Promise<{ closed: Promise<void> }> {
+  const socket: Socket = connect(port, '127.0.0.1');
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  await new Promise<void>((resolve) => {
+    socket.once('data', () => resolve());
+    socket.write('GET / HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n');
+  });
+  return { closed };
+}
