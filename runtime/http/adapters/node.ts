@@ -105,6 +105,8 @@ function hostHeader(raw: readonly string[]): string | null {
   let host: string | null = null;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
+    // HTTP/2 (node:http2's compatibility API) names the host `:authority`, which wins.
+    if (name === ':authority') return raw[i + 1]!;
     // Compared as sent first: clients write `Host`, and lower-casing each name costs more.
     if (name.length === 4 && (name === 'Host' || name === 'host' || name.toLowerCase() === 'host'))
       host = host === null ? raw[i + 1]! : `${host}, ${raw[i + 1]!}`;

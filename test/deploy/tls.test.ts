@@ -1,0 +1,181 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request as httpsRequest, createServer as createHttpsServer } from 'node:https';
+import { connect, createSecureServer, type ClientHttp2Session } from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { Server } from 'node:tls';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Course, type CourseApp } from 'course-router';
+import { buildApp, importTable, removeApp, writeApp } from '../_utils.js';
+
+// HTTPS and HTTP/2 are Node's servers with the app's `handler`: a self-signed certificate for
+// 127.0.0.1 is made here with the openssl command (Debian's; `.ci/run` installs it).
+const ROUTES = `import { Course, input, request, url } from 'course-router';
+Course.get('/user/{id}', (id: string) => ({ id, self: url('user', { id }), tls: request().tls })).name('user');
+Course.post('/echo', () => ({ name: input('name') }));
+Course.group({ domain: '{account}.example.test' }, () => {
+  Course.get('/who', (account: string) => account);
+});
+`;
+
+let dir: string;
+let certDir: string;
+let tls: { key: string; cert: string };
+let app: CourseApp;
+beforeAll(async () => {
+  dir = writeApp({ 'routes.ts': ROUTES });
+  await buildApp(dir);
+  app = Course.start(await importTable(dir));
+  certDir = mkdtempSync(path.join(os.tmpdir(), 'course-cert-'));
+  const [key, cert] = [path.join(certDir, 'key.pem'), path.join(certDir, 'cert.pem')];
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    ],
+    { stdio: 'ignore' },
+  );
+  tls = { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') };
+});
+afterAll(() => {
+  if (dir) removeApp(dir);
+  if (certDir) rmSync(certDir, { recursive: true, force: true });
+});
+
+describe('node:https with the handler', () => {
+  it('answers routes, bodies and domains, and knows the request is secure', async () => {
+    const server = createHttpsServer(tls, app.handler);
+    const port = await listening(server);
+    try {
+      expect(await overHttps(port, 'GET', '/user/7')).toEqual({
+        status: 200,
+        body: '{"id":"7","self":"/user/7","tls":true}',
+      });
+      expect(await overHttps(port, 'POST', '/echo', '{"name":"ann"}')).toEqual({
+        status: 200,
+        body: '{"name":"ann"}',
+      });
+      expect(await overHttps(port, 'GET', '/who', undefined, 'acme.example.test')).toEqual({
+        status: 200,
+        body: 'acme',
+      });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe('node:http2 (the compatibility API) with the handler', () => {
+  it('answers the same over HTTP/2, and HTTP/1.1 on the same port', async () => {
+    const server = createSecureServer({ ...tls, allowHTTP1: true }, app.handler);
+    const port = await listening(server);
+    const session = connect(`https://127.0.0.1:${port}`, { ca: tls.cert });
+    try {
+      expect(await overHttp2(session, 'GET', '/user/7')).toEqual({
+        status: 200,
+        body: '{"id":"7","self":"/user/7","tls":true}',
+      });
+      expect(await overHttp2(session, 'POST', '/echo', '{"name":"ann"}')).toEqual({
+        status: 200,
+        body: '{"name":"ann"}',
+      });
+      expect(await overHttp2(session, 'GET', '/who', undefined, 'acme.example.test')).toEqual({
+        status: 200,
+        body: 'acme',
+      });
+      expect((await overHttp2(session, 'GET', '/nothing')).status).toBe(404);
+      expect(await overHttps(port, 'GET', '/user/8')).toMatchObject({ status: 200 });
+    } finally {
+      session.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+// --- internal ---
+
+interface Answer {
+  status: number;
+  body: string;
+}
+
+function listening(server: Server): Promise<number> {
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+  );
+}
+
+function overHttps(
+  port: number,
+  method: string,
+  target: string,
+  body?: string,
+  host?: string,
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      {
+        port,
+        host: '127.0.0.1',
+        method,
+        path: target,
+        ca: tls.cert,
+        servername: 'localhost',
+        agent: false,
+        headers: {
+          ...(host ? { host } : {}),
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function overHttp2(
+  session: ClientHttp2Session,
+  method: string,
+  target: string,
+  body?: string,
+  authority?: string,
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const stream = session.request({
+      ':method': method,
+      ':path': target,
+      ...(authority ? { ':authority': authority } : {}),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    });
+    let status = 0;
+    let text = '';
+    stream.on('response', (headers) => (status = Number(headers[':status'])));
+    stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    stream.on('end', () => resolve({ status, body: text }));
+    stream.on('error', reject);
+    stream.end(body);
+  });
+}
