@@ -14,7 +14,9 @@ export type Marker =
   /** A file the user writes at `path` of `app`; with `sameAsInit`, also what init wrote there. */
   | { kind: 'file'; app: string; path: string; sameAsInit: boolean }
   /** What `course build` prints for `app`. */
-  | { kind: 'build-output'; app: string };
+  | { kind: 'build-output'; app: string }
+  /** A file of the deployment sections (`path`), run by the tests of test/deploy/. */
+  | { kind: 'deploy'; path: string };
 
 export interface Block {
   /** The line of the opening fence, 1-based. */
@@ -137,6 +139,7 @@ function parseMarker(text: string): Marker | undefined {
   if ((m = /^sh (\S+)(; serves)?$/.exec(text)))
     return { kind: 'sh', dir: m[1]!, serves: m[2] !== undefined };
   if ((m = /^same-as-init (\S+)$/.exec(text))) return { kind: 'same-as-init', path: m[1]! };
+  if ((m = /^deploy (\S+)$/.exec(text))) return { kind: 'deploy', path: m[1]! };
   if ((m = /^file (\S+?)\/(\S+?)(; same-as-init)?$/.exec(text)))
     return { kind: 'file', app: m[1]!, path: m[2]!, sameAsInit: m[3] !== undefined };
   if ((m = /^build-output (\S+)$/.exec(text))) return { kind: 'build-output', app: m[1]! };
@@ -171,4 +174,13 @@ function parseClause(clause: string): Expected | undefined {
   else if (answer!.startsWith('/')) request.location = answer;
   else if (answer !== '' || !status) return undefined;
   return request;
+}
+
+/** The deployment file `path` as README.md shows it (`<!-- readme: deploy path -->`). */
+export function deployFile(markdown: string, path: string): string {
+  const block = readReadme(markdown).blocks.find(
+    (b) => b.marker.kind === 'deploy' && b.marker.path === path,
+  );
+  if (!block) throw new Error(`README.md shows no deploy ${path}`);
+  return block.text;
 }

@@ -31,6 +31,7 @@ import {
 //   this repository's packages linked and the tsconfig `course init` writes, built with the
 //   real CLI, type-checked with tsc and served; each `// GET /path → answer` comment is
 //   requested through both adapters, each `console.log(…); // line` script run with tsx;
+// - the deployment files (`deploy path`): test/deploy/ and test/runtimes/ run them;
 // - the repository's own commands: the scripts they name, whose demo server
 //   test/e2e/demo.test.ts starts and requests.
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest, createServer as createHttpsServer } from 'node:https';
 import { connect, createSecureServer, type ClientHttp2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
@@ -8,7 +8,13 @@ import path from 'node:path';
 import type { Server } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Course, type CourseApp } from 'course-router';
-import { buildApp, importTable, removeApp, writeApp } from '../_utils.js';
+import { startServer } from '../_install.js';
+import { deployFile } from '../_readme.js';
+import { freePort } from '../_redis.js';
+import { buildApp, importTable, removeApp, ROOT, writeApp } from '../_utils.js';
+
+const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const TSX = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 
 // HTTPS and HTTP/2 are Node's servers with the app's `handler`: a self-signed certificate for
 // 127.0.0.1 is made here with the openssl command (Debian's; `.ci/run` installs it).
@@ -81,6 +87,30 @@ describe('node:https with the handler', () => {
       await new Promise((resolve) => server.close(resolve));
     }
   });
+});
+
+describe("README's https.ts", () => {
+  it('serves HTTP/2 with the certificate', async () => {
+    writeFileSync(path.join(dir, 'key.pem'), tls.key);
+    writeFileSync(path.join(dir, 'cert.pem'), tls.cert);
+    writeFileSync(path.join(dir, 'https.ts'), deployFile(README, 'https.ts'));
+    const port = await freePort();
+    const server = await startServer(process.execPath, [TSX, 'https.ts'], {
+      cwd: dir,
+      env: { ...process.env, PORT: String(port) },
+      port,
+    });
+    const session = connect(`https://127.0.0.1:${port}`, { ca: tls.cert });
+    try {
+      expect(await overHttp2(session, 'GET', '/user/9')).toEqual({
+        status: 200,
+        body: '{"id":"9","self":"/user/9","tls":true}',
+      });
+    } finally {
+      session.close();
+      await server.stop();
+    }
+  }, 30_000);
 });
 
 describe('node:http2 (the compatibility API) with the handler', () => {
