@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { createFetchHandler, type FetchInfo } from './adapters/fetch.js';
 import { createNodeHandler } from './adapters/node.js';
 import type { StartOptions } from './dispatch.js';
@@ -17,8 +18,11 @@ export interface CourseApp {
   readonly table: RouteTable;
   /** Fetch API: Bun, Deno, workers, tests. */
   readonly fetch: (request: Request, info?: FetchInfo) => Promise<Response>;
-  /** `node:http` request listener. */
-  readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Request listener of `node:http`, `node:https` and `node:http2` (compatibility API). */
+  readonly handler: (
+    req: IncomingMessage | Http2ServerRequest,
+    res: ServerResponse | Http2ServerResponse,
+  ) => void;
   /** Starts a `node:http` server (port `PORT` or 3000, host 127.0.0.1 by default). */
   readonly listen: (port?: number, host?: string) => Promise<Server>;
   /**
@@ -42,7 +46,8 @@ export function startApp(table: RouteTable | undefined, options: StartOptions = 
   return {
     table: routes,
     fetch: createFetchHandler(routes, options),
-    handler,
+    // HTTP/2's compatibility objects offer what the adapter reads of `node:http`'s.
+    handler: handler as CourseApp['handler'],
     listen: (port = Number(process.env['PORT'] ?? 3000), host = '127.0.0.1') =>
       new Promise((resolve, reject) => {
         // Slow or endless request heads and bodies are cut off (slowloris); heads are at most

@@ -84,7 +84,9 @@ function startServer(cwd: string, port: number): Promise<ChildProcess> {
     child.stdout!.on('data', (chunk: Buffer) => {
       if (chunk.toString().includes(`Listening on http://127.0.0.1:${port}`)) resolve(child);
     });
-    child.once('exit', (code) => reject(new Error(`server exited with ${String(code)}: ${stderr}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`server exited with ${String(code)}: ${stderr}`)),
+    );
   });
 }
 
