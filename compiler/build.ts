@@ -115,6 +115,7 @@ export async function compile(
     outFile: config.outFile,
     hash: hashInputs(config, loaded.files),
     thresholds,
+    importExtension: config.importExtension,
   });
   const [code, closures] = await Promise.all([
     formatChunks(modules.main),

@@ -20,6 +20,12 @@ export interface CourseConfig {
   namespaces?: Record<string, string>;
   /** Namespace of relative `'Class@method'` callbacks [`App\Components\Controller`]. */
   defaultNamespace?: string;
+  /**
+   * How the generated modules name the app's files they import [`'.js'`]: `'.js'` as tsc and
+   * Node expect; `'.ts'` for Deno, Bun and bundlers that run the sources (with tsc, set
+   * `allowImportingTsExtensions` or `rewriteRelativeImportExtensions`).
+   */
+  importExtension?: '.js' | '.ts';
 }
 
 /** The configuration with defaults applied and paths made absolute. */
@@ -30,6 +36,7 @@ export interface ResolvedConfig {
   outFile: string;
   namespaces: Record<string, string>;
   defaultNamespace: string;
+  importExtension: '.js' | '.ts';
 }
 
 /** Typed helper for `course.config.ts`. */
@@ -76,6 +83,7 @@ export function resolveConfig(root: string, config: CourseConfig): ResolvedConfi
       Object.entries(namespaces).map(([ns, dir]) => [trimNamespace(ns), path.resolve(root, dir)]),
     ),
     defaultNamespace: trimNamespace(config.defaultNamespace ?? 'App\\Components\\Controller'),
+    importExtension: config.importExtension ?? '.js',
   };
 }
 
@@ -92,6 +100,7 @@ const KEYS: readonly string[] = Object.keys({
   out: 0,
   namespaces: 0,
   defaultNamespace: 0,
+  importExtension: 0,
 } satisfies Record<keyof CourseConfig, 0>);
 
 /** `value` as a `CourseConfig`, or a `BuildError` naming every problem where its key is written. */
@@ -118,6 +127,9 @@ function checkConfig(value: unknown, file: string, root: string): CourseConfig {
             '"namespaces" must map namespace prefixes to folders',
             "e.g. { App: 'app' }",
           );
+      } else if (key === 'importExtension') {
+        if (v !== '.js' && v !== '.ts')
+          problem(key, "\"importExtension\" must be '.js' or '.ts'", "its default is '.js'");
       } else if (typeof v !== 'string' || v === '') {
         problem(key, `"${key}" must be a non-empty string`, `its default is ${DEFAULTS[key]}`);
       }

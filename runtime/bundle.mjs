@@ -46,6 +46,19 @@ const bundled = new Set(Object.keys(metafile.outputs).map((file) => path.resolve
 bundled.add(path.resolve('dist/bcrypt-worker.js'));
 removeUnbundled('dist');
 
+// The entry Cloudflare Workers' bundlers pick (the `workerd` export condition): a Worker has no
+// file system to load the parsers from when a request first needs one, so they come with it.
+writeFileSync(
+  'dist/workerd.js',
+  `import qs from './vendor/qs.cjs';
+import busboy from './vendor/busboy.cjs';
+import { provideVendored } from './internal.js';
+
+provideVendored({ qs, busboy });
+export * from './index.js';
+`,
+);
+
 // Every package inside the bundles, with the licence it ships.
 const notices = [];
 for (const name of packagesIn(BUNDLED)) {

@@ -31,3 +31,4 @@ export { toList } from './dsl/register.js';
 export { suggestion } from './dsl/near.js';
 export { MissingPackageError } from './packages.js';
 export type * from './index.js';
+export { provideVendored } from './packages.js';

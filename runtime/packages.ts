@@ -1,14 +1,28 @@
 import { createRequire } from 'node:module';
 
-const load = createRequire(import.meta.url);
+// Made when first needed: a Worker's module has no file URL to require from, and does no
+// work at import.
+let loader: NodeJS.Require | undefined;
+const require = (): NodeJS.Require => (loader ??= createRequire(import.meta.url));
+const load = (name: string): unknown => require()(name);
 
-// The published package carries qs and busboy bundled in dist/vendor (`bundle.mjs`): a server
-// installs one package. The sources, run as they are in this repository, load the packages.
-const BUNDLED = import.meta.url.includes('/dist/');
+type Vendored = 'qs' | 'busboy';
+const provided: Partial<Record<Vendored, unknown>> = {};
 
-/** A third-party library the runtime ships, loaded when a feature first needs it. */
-export function vendored<T>(name: 'qs' | 'busboy'): T {
-  return load(BUNDLED ? `./vendor/${name}.cjs` : name) as T;
+/**
+ * A third-party library the runtime ships, loaded when a feature first needs it. The published
+ * package carries qs and busboy bundled in dist/vendor (`bundle.mjs`): a server installs one
+ * package. The sources, run as they are in this repository, load the packages; a Worker's
+ * bundle imports them with the entry (`provideVendored`).
+ */
+export function vendored<T>(name: Vendored): T {
+  return (provided[name] ??
+    load(import.meta.url.includes('/dist/') ? `./vendor/${name}.cjs` : name)) as T;
+}
+
+/** Hands the vendored libraries over where nothing can be required (Cloudflare Workers). */
+export function provideVendored(libraries: Partial<Record<Vendored, unknown>>): void {
+  Object.assign(provided, libraries);
 }
 
 /**
@@ -42,7 +56,7 @@ export class MissingPackageError extends Error {
 
 /** Where `name` is installed, as seen from `course-router`. */
 export function packagePath(name: string): string {
-  return load.resolve(name);
+  return require().resolve(name);
 }
 
 // --- internal ---

@@ -5,7 +5,13 @@
  */
 import type * as Store from './stores/redis.js';
 import { requirePackage } from './packages.js';
+import { unavailableOn } from './platform.js';
 
+unavailableOn(
+  ['Cloudflare Workers'],
+  'course-router/redis (RedisStore needs TCP connections to Redis)',
+  'use the MemoryStore (limits per isolate), or a Store of your own over Workers KV or Durable Objects',
+);
 requirePackage('ioredis', 'course-router/redis');
 const store = await import('./stores/redis.js');
 

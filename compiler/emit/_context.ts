@@ -14,8 +14,15 @@ export class EmitContext {
   /** Module specifier → default, namespace and named imports (`[name, local]`). */
   readonly #modules = new Map<string, { default?: string; all?: string; named: string[][] }>();
 
-  /** `reserved`: names the module declares itself, which no import may take. */
-  constructor(outFile: string, reserved: Iterable<string> = []) {
+  /**
+   * `reserved`: names the module declares itself, which no import may take; `extension`: how
+   * imported TypeScript files are named (`'.js'`, or `'.ts'` as they are).
+   */
+  constructor(
+    outFile: string,
+    reserved: Iterable<string> = [],
+    readonly extension: '.js' | '.ts' = '.js',
+  ) {
     this.outDir = path.dirname(outFile);
     this.#taken = new Set(reserved);
   }
@@ -49,14 +56,15 @@ export class EmitContext {
     });
   }
 
-  /** A module specifier for `file` relative to the generated module (`.ts` → `.js`). */
+  /** A module specifier for `file` relative to the generated module (`.ts` → `.js` unless kept). */
   specifier(file: string): string {
     if (!path.isAbsolute(file)) return file;
     let relative = path.relative(this.outDir, file).split(path.sep).join('/');
-    relative = relative
-      .replace(/\.tsx?$/, '.js')
-      .replace(/\.mts$/, '.mjs')
-      .replace(/\.cts$/, '.cjs');
+    if (this.extension === '.js')
+      relative = relative
+        .replace(/\.tsx?$/, '.js')
+        .replace(/\.mts$/, '.mjs')
+        .replace(/\.cts$/, '.cjs');
     return relative.startsWith('.') ? relative : `./${relative}`;
   }
 

@@ -16,9 +16,10 @@ export function emitClosures(
   app: CompiledApp,
   outFile: string,
   header: string,
+  importExtension: '.js' | '.ts' = '.js',
 ): Chunk[] | undefined {
   if (app.closures.length === 0) return undefined;
-  const context = new EmitContext(outFile);
+  const context = new EmitContext(outFile, [], importExtension);
   const routeOf = new Map<number, number>();
   for (const route of app.routes)
     if (route.handler.kind === 'closure') routeOf.set(route.handler.closure, route.index);

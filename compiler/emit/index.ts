@@ -17,6 +17,8 @@ export interface EmitOptions {
   hash: string;
   /** Where the matcher changes shape [`THRESHOLDS`]. */
   thresholds?: MatcherThresholds;
+  /** How imported TypeScript files are named [`'.js'`]. */
+  importExtension?: '.js' | '.ts';
 }
 
 /** The generated modules as chunks, in order; `formatChunks` turns each into its text. */
@@ -32,8 +34,17 @@ export interface EmittedModules {
  */
 export function emitModule(app: CompiledApp, options: EmitOptions): EmittedModules {
   const closuresFile = closuresFileOf(options.outFile);
-  const closures = emitClosures(app, closuresFile, header(options.hash, CLOSURES_NOTE, NO_CHECK));
-  const context = new EmitContext(options.outFile, [...RESERVED, ...INTERNAL.map(([n]) => n)]);
+  const closures = emitClosures(
+    app,
+    closuresFile,
+    header(options.hash, CLOSURES_NOTE, NO_CHECK),
+    options.importExtension,
+  );
+  const context = new EmitContext(
+    options.outFile,
+    [...RESERVED, ...INTERNAL.map(([n]) => n)],
+    options.importExtension,
+  );
   const table = emitTable(app, context, closures !== undefined);
   const matcher = emitMatcher(app.routes, planMatcher(app.routes), options.thresholds);
   const names = emitNames(app);

@@ -4,7 +4,8 @@ import type { SourceLocation } from './types.js';
 
 // Frames inside this package are the DSL itself, never the call site: its bundles (files at
 // the top of `dist/`), and its sources when they run as they are (this file is in `dsl/`).
-const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
+// Read when first needed: a Worker's bundle has no file URL, and reads nothing at import.
+let packageDir: string | undefined;
 // A route file calls the DSL a few frames up, helper functions between them add more.
 const DEPTH = 16;
 
@@ -23,7 +24,7 @@ export function callSite(): SourceLocation {
     const file = frame.getFileName();
     if (file === null || file === undefined || file.startsWith('node:')) continue;
     const path = pathOf(file);
-    if (path.startsWith(PACKAGE_DIR)) continue;
+    if (path.startsWith((packageDir ??= fileURLToPath(new URL('..', import.meta.url))))) continue;
     return lazyLocation(() =>
       original(file, path, frame.getLineNumber() ?? 0, frame.getColumnNumber() ?? 0),
     );

@@ -1,12 +1,13 @@
-import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { unavailableOn } from '../platform.js';
 
 /**
  * bcrypt in worker threads. The algorithm is bcryptjs (pure JavaScript: installing needs no
  * C/C++ compiler); it runs off the main thread, so a hash never stalls the event loop (bcryptjs's
  * own async mode still holds it for about 100 ms at a time). Threads start on the first hash, up
  * to one per core and at most four (as many as libuv's pool gave the native binding), and hold
- * the process open only while they work.
+ * the process open only while they work. `node:os` and `node:worker_threads` are loaded then:
+ * Cloudflare Workers, which have no threads, get one clear error on the first hash.
  */
 export function bcryptHash(data: string, cost: number): Promise<string> {
   return run({ op: 'hash', data, cost });
@@ -32,13 +33,13 @@ interface Thread {
   pending: Map<number, Pending>;
 }
 
-const SCRIPT = new URL('./bcrypt-worker.js', import.meta.url);
-const MAX_THREADS = Math.min(4, availableParallelism());
 const threads: Thread[] = [];
 let nextId = 0;
+let system: Promise<{ Worker: typeof Worker; script: URL; maxThreads: number }> | undefined;
 
-function run<T>(job: Job): Promise<T> {
-  const thread = pick();
+async function run<T>(job: Job): Promise<T> {
+  const { Worker, script, maxThreads } = await (system ??= load());
+  const thread = pick(maxThreads) ?? start(new Worker(script, { execArgv: [] }));
   const id = nextId++;
   return new Promise<T>((resolve, reject) => {
     thread.pending.set(id, { resolve: resolve as (value: never) => void, reject });
@@ -47,18 +48,34 @@ function run<T>(job: Job): Promise<T> {
   });
 }
 
-/** An idle thread, a new one while under the cap, else the least busy. */
-function pick(): Thread {
-  let best = threads[0];
-  for (const thread of threads) if (thread.pending.size < best!.pending.size) best = thread;
-  if (best && (best.pending.size === 0 || threads.length >= MAX_THREADS)) return best;
-  return start();
+async function load() {
+  unavailableOn(
+    ['Cloudflare Workers'],
+    'passHash()/passVerify() (bcrypt on a worker thread)',
+    'hash passwords in a service on Node, Bun or Deno, or with Web Crypto (PBKDF2) in the Worker',
+  );
+  const [{ Worker }, { availableParallelism }] = await Promise.all([
+    import('node:worker_threads'),
+    import('node:os'),
+  ]);
+  return {
+    Worker,
+    script: new URL('./bcrypt-worker.js', import.meta.url),
+    maxThreads: Math.min(4, availableParallelism()),
+  };
 }
 
-function start(): Thread {
-  // No flags of the process: the thread needs no loader, and some flags (`--input-type`) would
-  // stop it from starting.
-  const worker = new Worker(SCRIPT, { execArgv: [] });
+/** An idle thread, else the least busy once at the cap; `undefined`: start a new one. */
+function pick(maxThreads: number): Thread | undefined {
+  let best = threads[0];
+  for (const thread of threads) if (thread.pending.size < best!.pending.size) best = thread;
+  if (best && (best.pending.size === 0 || threads.length >= maxThreads)) return best;
+  return undefined;
+}
+
+// No flags of the process for the worker: the thread needs no loader, and some flags
+// (`--input-type`) would stop it from starting.
+function start(worker: Worker): Thread {
   const thread: Thread = { worker, pending: new Map() };
   worker.unref();
   worker.on('message', ({ id, value, error }: { id: number; value?: never; error?: string }) => {
