@@ -1,0 +1,146 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import path from 'node:path';
+import { ROOT } from '../_utils.js';
+
+// The runtimes come from npm: the binary packages are optional dependencies of the repository
+// (`npm ci` installs them on linux-x64 from the registry, with nothing downloaded at install).
+
+/** A runtime's binary, or an error naming the install that brings it: never a skipped test. */
+export function runtimeBinary(name: 'bun' | 'deno' | 'workerd'): string {
+  const [pkg, file] = BINARIES[name];
+  const binary = path.join(ROOT, 'node_modules', pkg, file);
+  if (!existsSync(binary))
+    throw new Error(
+      `${name} is not installed (${binary} is missing): run \`npm install\` on linux-x64, or elsewhere \`npm install --no-save ${pkg.replace(/-linux-(x64|64)(-glibc)?$/, '')}\``,
+    );
+  return binary;
+}
+
+const BINARIES = {
+  bun: ['@oven/bun-linux-x64', 'bin/bun'],
+  deno: ['@deno/linux-x64-glibc', 'deno'],
+  workerd: ['@cloudflare/workerd-linux-64', 'bin/workerd'],
+} as const;
+
+/** wrangler's CLI (it needs Node 22: the tests run it with Bun). */
+export const WRANGLER = path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js');
+
+/** The files of fixtures/runtimes, by path. */
+export function fixtureFiles(): Record<string, string> {
+  const root = path.join(ROOT, 'fixtures/runtimes');
+  const files: Record<string, string> = {};
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const file = path.join(dir, name);
+      if (statSync(file).isDirectory()) walk(file);
+      else files[path.relative(root, file)] = readFileSync(file, 'utf8');
+    }
+  };
+  walk(root);
+  return files;
+}
+
+/** An answer reduced to what must be the same everywhere. */
+export interface Seen {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const KEPT = ['content-type', 'location', 'allow', 'x-api'];
+
+/** Sends one request over `node:http` (which lets a test set Host) and reads the answer. */
+export function call(
+  port: number,
+  method: string,
+  target: string,
+  headers: Record<string, string> = {},
+  body?: string | Buffer,
+): Promise<Seen & { cookies: string[] }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { port, host: '127.0.0.1', method, path: target, headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const kept: Record<string, string> = {};
+          for (const name of KEPT) {
+            const value = res.headers[name];
+            if (typeof value === 'string') kept[name] = value;
+          }
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: kept,
+            body: Buffer.concat(chunks).toString(),
+            cookies: (res.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]!),
+          });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * The fixture's requests, in order, and what came back: the same list for every runtime. The
+ * CSRF token differs per server (its own secret): the form is posted with the one it gave.
+ */
+export async function exchange(port: number): Promise<(Seen & { request: string })[]> {
+  const seen: (Seen & { request: string })[] = [];
+  const ask = async (
+    method: string,
+    target: string,
+    headers: Record<string, string> = {},
+    body?: string | Buffer,
+  ) => {
+    const { cookies, ...answer } = await call(port, method, target, headers, body);
+    seen.push({ request: `${method} ${target}`, ...answer });
+    return { ...answer, cookies };
+  };
+  await ask('GET', '/');
+  await ask('GET', '/user/5?q=x');
+  await ask('GET', '/user/5/posts');
+  await ask('GET', '/user/abc');
+  await ask('DELETE', '/user/5');
+  await ask('GET', '/nothing');
+  const json = { 'content-type': 'application/json' };
+  await ask('POST', '/api/echo', json, '{"name":"ann","tags":["a","b"]}');
+  await ask('POST', '/api/echo', { ...json, 'x-deny': '1' }, '{}');
+  await ask('POST', '/api/echo', json, '{"name":');
+  await ask('GET', '/api/teapot');
+  await ask('GET', '/api/broken');
+  await ask('GET', '/who', { host: 'acme.example.test' });
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+  await ask('POST', '/form', form, 'name=ann+lee&list[]=1&list[]=2');
+  const boundary = 'course-boundary';
+  await ask(
+    'POST',
+    '/upload',
+    { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    [
+      `--${boundary}`,
+      'Content-Disposition: form-data; name="file"; filename="notes.txt"',
+      'Content-Type: text/plain',
+      '',
+      'hello from a file',
+      `--${boundary}--`,
+      '',
+    ].join('\r\n'),
+  );
+  await ask('GET', '/old');
+  const page = await ask('GET', '/page');
+  const token = /value="([^"]+)"/.exec(page.body)?.[1] ?? '';
+  seen.at(-1)!.body = page.body.replace(token, '<token>');
+  const cookie = page.cookies.join('; ');
+  seen.at(-1)!.headers['set-cookie'] = page.cookies.map((c) => c.split('=')[0]).join(', ');
+  await ask('POST', '/page', { ...form, cookie }, `title=hello&csrf_token=${token}`);
+  await ask('POST', '/page', { ...form, cookie }, 'title=hello');
+  await ask('GET', '/limited');
+  await ask('GET', '/limited');
+  await ask('GET', '/limited');
+  await ask('GET', '/password');
+  return seen;
+}

@@ -1,0 +1,173 @@
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { serve as serveFetch } from '@hono/node-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Course } from 'course-router';
+import { run, startServer, type Running } from '../_install.js';
+import { deployFile } from '../_readme.js';
+import { freePort } from '../_redis.js';
+import { buildApp, importTable, removeApp, ROOT, writeApp } from '../_utils.js';
+import { exchange, fixtureFiles, runtimeBinary, WRANGLER, type Seen } from './_runtimes.js';
+
+// One app (fixtures/runtimes) served by node:http, by the Fetch adapter on Node, and by README's
+// files for Bun, Deno and Cloudflare Workers (bundled by wrangler, served by workerd); the same
+// requests to each, the same answers required.
+
+const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const FILES = ['bun.ts', 'deno.ts', 'worker.ts', 'wrangler.jsonc', 'course.config.ts'];
+let dir: string;
+const stops: (() => Promise<void> | void)[] = [];
+const transcripts: Record<string, Promise<(Seen & { request: string })[]>> = {};
+
+beforeAll(async () => {
+  const files = fixtureFiles();
+  for (const file of FILES) files[file] = deployFile(README, file);
+  dir = writeApp(files);
+  symlinkSync(path.join(ROOT, 'cli'), path.join(dir, 'node_modules/course-kit'), 'dir');
+  await buildApp(dir);
+}, 60_000);
+afterAll(async () => {
+  for (const stop of stops.reverse()) await stop();
+  if (dir) removeApp(dir);
+});
+
+/** Starts `start` once and sends it the requests; every test of a runtime shares the result. */
+function transcript(name: string, start: () => Promise<number>) {
+  return (transcripts[name] ??= start().then(exchange));
+}
+
+async function onNodeHttp(): Promise<number> {
+  const app = Course.start(await importTable(dir), { onError: () => {} });
+  const server = await app.listen(0);
+  stops.push(() => app.close(0));
+  return (server.address() as AddressInfo).port;
+}
+
+async function onNodeFetch(): Promise<number> {
+  const app = Course.start(await importTable(dir), { onError: () => {} });
+  const port = await freePort();
+  const server = serveFetch({
+    port,
+    hostname: '127.0.0.1',
+    fetch: (request, env: { incoming: { socket: { remoteAddress?: string } } }) =>
+      app.fetch(request, { remoteAddress: env.incoming.socket.remoteAddress }),
+  });
+  stops.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return port;
+}
+
+async function spawned(command: string, args: string[]): Promise<number> {
+  const port = await freePort();
+  const server: Running = await startServer(command, args, {
+    cwd: dir,
+    env: { ...process.env, PORT: String(port) },
+    port,
+  });
+  stops.push(() => server.stop());
+  return port;
+}
+
+async function onWorkerd(): Promise<number> {
+  const bun = runtimeBinary('bun');
+  const workerd = runtimeBinary('workerd');
+  await run(bun, [WRANGLER, 'deploy', '--dry-run', '--outdir', 'dist'], {
+    cwd: dir,
+    env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false' },
+  });
+  const config = JSON.parse(deployFile(README, 'wrangler.jsonc').replace(/,(\s*[}\]])/g, '$1')) as {
+    compatibility_date: string;
+    compatibility_flags: string[];
+  };
+  const port = await freePort();
+  writeFileSync(
+    path.join(dir, 'workerd.capnp'),
+    `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [ (name = "main", worker = .worker) ],
+  sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
+);
+const worker :Workerd.Worker = (
+  modules = [ (name = "worker.js", esModule = embed "dist/worker.js") ],
+  compatibilityDate = "${config.compatibility_date}",
+  compatibilityFlags = ${JSON.stringify(config.compatibility_flags)},
+);
+`,
+  );
+  const server = await startServer(workerd, ['serve', 'workerd.capnp'], {
+    cwd: dir,
+    env: process.env,
+    port,
+  });
+  stops.push(() => server.stop());
+  return port;
+}
+
+describe('one app, five servers, the same answers', () => {
+  it('node:http answers as the app says', async () => {
+    const seen = await transcript('node:http', onNodeHttp);
+    const line = (a: Seen & { request: string }) =>
+      `${a.request} → ${a.status} ${a.body}${Object.entries(a.headers)
+        .filter(([name]) => name !== 'content-type')
+        .map(([name, value]) => ` (${name}: ${value})`)
+        .join('')}`;
+    expect(seen.map(line)).toEqual([
+      'GET / → 200 home',
+      'GET /user/5?q=x → 200 {"id":"5","tab":null,"self":"/user/5","q":"x"}',
+      'GET /user/5/posts → 200 {"id":"5","tab":"posts","self":"/user/5","q":null}',
+      'GET /user/abc → 404 Not Found',
+      'DELETE /user/5 → 405 Method Not Allowed (allow: GET, HEAD)',
+      'GET /nothing → 404 Not Found',
+      'POST /api/echo → 200 {"name":"ann","tags":["a","b"]} (x-api: v2)',
+      'POST /api/echo → 403 denied (x-api: v2)',
+      'POST /api/echo → 400 {"error":"Malformed JSON body","code":400}',
+      'GET /api/teapot → 418 {"error":"I\'m a teapot","code":418} (x-api: v2)',
+      'GET /api/broken → 500 {"error":"Server Error","code":500} (x-api: v2)',
+      'GET /who → 200 account acme',
+      'POST /form → 200 {"name":"ann lee","list":["1","2"]}',
+      'POST /upload → 200 {"field":"file","filename":"notes.txt","type":"text/plain","size":17,"text":"hello from a file"}',
+      'GET /old → 301  (location: /user/7)',
+      'GET /page → 200 <input name="csrf_token" value="<token>"> (set-cookie: CSRF-TOKEN)',
+      'POST /page → 200 saved hello',
+      'POST /page → 403 Invalid CSRF token',
+      'GET /limited → 200 allowed',
+      'GET /limited → 200 allowed',
+      'GET /limited → 429 slow down',
+      'GET /password → 200 true',
+    ]);
+  }, 60_000);
+
+  it.each([
+    ['the Fetch adapter on Node', 'node-fetch', onNodeFetch],
+    ['Bun (Bun.serve)', 'bun', () => spawned(runtimeBinary('bun'), ['bun.ts'])],
+    [
+      'Deno (Deno.serve, no --sloppy-imports)',
+      'deno',
+      () =>
+        spawned(runtimeBinary('deno'), [
+          'run',
+          '--allow-net',
+          '--allow-env',
+          '--allow-read',
+          'deno.ts',
+        ]),
+    ],
+    ['Cloudflare Workers (wrangler bundle, workerd)', 'workerd', onWorkerd],
+  ] as const)(
+    '%s answers as node:http does',
+    async (_, name, start) => {
+      const [seen, reference] = await Promise.all([
+        transcript(name, start),
+        transcript('node:http', onNodeHttp),
+      ]);
+      if (name === 'workerd') {
+        const password = seen.pop()!;
+        reference.pop();
+        expect(password).toMatchObject({ status: 501 });
+        console.log(password.body);
+      }
+      expect(seen).toEqual(reference);
+    },
+    60_000,
+  );
+});
