@@ -160,13 +160,13 @@ describe('one app, five servers, the same answers', () => {
         transcript(name, start),
         transcript('node:http', onNodeHttp),
       ]);
-      if (name === 'workerd') {
-        const password = seen.pop()!;
-        reference.pop();
-        expect(password).toMatchObject({ status: 501 });
-        console.log(password.body);
-      }
-      expect(seen).toEqual(reference);
+      if (name !== 'workerd') return void expect(seen).toEqual(reference);
+      // No worker threads on Workers: bcrypt is one error naming the runtime and what to do.
+      expect(seen.slice(0, -1)).toEqual(reference.slice(0, -1));
+      expect(seen.at(-1)).toMatchObject({
+        status: 501,
+        body: 'course: passHash()/passVerify() (bcrypt on a worker thread) is not available on Cloudflare Workers: hash passwords in a service on Node, Bun or Deno, or with Web Crypto (PBKDF2) in the Worker',
+      });
     },
     60_000,
   );
