@@ -43,7 +43,8 @@ program
     '--packages <dir>',
     'install Course from the tarballs of `npm pack --workspaces` in <dir>',
   )
-  .action(async (dir: string | undefined, options: { packages?: string }) => {
+  .option('--runtime <name>', 'the server to write: node, bun, deno or workers', 'node')
+  .action(async (dir: string | undefined, options: { packages?: string; runtime?: string }) => {
     process.exitCode = await run(async () => runInit(dir ?? '.', options, processOutput));
   });
 

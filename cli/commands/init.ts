@@ -4,8 +4,10 @@ import { ownVersion } from '../_package.js';
 import type { Output } from '../output.js';
 import { CliError, fillTemplate } from '../scaffold.js';
 
+type Files = readonly (readonly [file: string, template: string])[];
+
 /** The files of a new app: where each goes, and its template in `cli/templates/app/`. */
-const FILES: readonly (readonly [file: string, template: string])[] = [
+const FILES: Files = [
   ['package.json', 'package.json.tpl'],
   ['tsconfig.json', 'tsconfig.json.tpl'],
   ['.gitignore', 'gitignore.tpl'],
@@ -14,23 +16,64 @@ const FILES: readonly (readonly [file: string, template: string])[] = [
   ['server.ts', 'server.ts.tpl'],
 ];
 
+/** The runtimes `--runtime` takes, each with the files it writes instead of Node's. */
+export const RUNTIMES: Record<string, Files> = {
+  node: [],
+  bun: [
+    ['package.json', 'package.bun.json.tpl'],
+    ['tsconfig.json', 'tsconfig.noemit.json.tpl'],
+    ['server.ts', 'server.bun.ts.tpl'],
+  ],
+  deno: [
+    ['package.json', 'package.deno.json.tpl'],
+    ['tsconfig.json', 'tsconfig.noemit.json.tpl'],
+    ['course.config.ts', 'course.config.deno.ts.tpl'],
+    ['server.ts', 'server.deno.ts.tpl'],
+  ],
+  workers: [
+    ['package.json', 'package.workers.json.tpl'],
+    ['tsconfig.json', 'tsconfig.noemit.json.tpl'],
+    ['wrangler.jsonc', 'wrangler.jsonc.tpl'],
+    ['worker.ts', 'worker.ts.tpl'],
+  ],
+};
+
 /**
  * `course init [dir] [--packages DIR]`: writes a new app (an ES module package with `dev`,
  * `build`, `start` and `check` scripts, a strict tsconfig, a route file, a controller using the
  * typed `url()`, and a server) into `dir`, which may exist but must hold none of those files.
  * With `packages`, a folder of the tarballs `npm pack --workspaces` makes, the app installs
- * Course from them instead of the registry.
+ * Course from them instead of the registry. `runtime` (`node`, `bun`, `deno`, `workers`)
+ * chooses the server and the scripts.
  */
-export function runInit(dir: string, options: { packages?: string }, out: Output): number {
+export function runInit(
+  dir: string,
+  options: { packages?: string; runtime?: string },
+  out: Output,
+): number {
   const root = path.resolve(dir);
-  const taken = FILES.map(([file]) => file).filter((file) => existsSync(path.join(root, file)));
+  const runtime = options.runtime ?? 'node';
+  const own = Object.hasOwn(RUNTIMES, runtime) ? RUNTIMES[runtime]! : undefined;
+  if (!own)
+    throw new CliError(
+      `unknown runtime "${runtime}": choose one of ${Object.keys(RUNTIMES).join(', ')}`,
+    );
+  const files = [
+    ...FILES.filter(([file]) => !own.some(([replaced]) => replaced === file)),
+    ...own,
+  ].filter(([file]) => runtime !== 'workers' || file !== 'server.ts');
+  const taken = files.map(([file]) => file).filter((file) => existsSync(path.join(root, file)));
   if (taken.length > 0) {
     throw new CliError(
       `${path.relative(process.cwd(), root) || '.'} already has ${taken.join(', ')}; nothing was written (choose an empty folder)`,
     );
   }
-  const tokens = { name: packageName(root), version: `^${ownVersion()}` };
-  for (const [file, template] of FILES) {
+  const tokens = {
+    name: packageName(root),
+    version: `^${ownVersion()}`,
+    ext: runtime === 'deno' ? 'ts' : 'js',
+  };
+  for (const [file, template] of files) {
     const target = path.join(root, file);
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, fillTemplate(`app/${template}`, tokens));

@@ -1,6 +1,8 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
+import { run, startServer } from '../_install.js';
+import { freePort } from '../_redis.js';
 import { ROOT } from '../_utils.js';
 
 // The runtimes come from npm: the binary packages are optional dependencies of the repository
@@ -25,6 +27,47 @@ const BINARIES = {
 
 /** wrangler's CLI (it needs Node 22: the tests run it with Bun). */
 export const WRANGLER = path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js');
+
+/**
+ * Bundles the Worker of the app in `dir` as `wrangler deploy` does (its `wrangler.jsonc`), and
+ * serves the bundle with workerd, with the compatibility date and flags that file names.
+ */
+export async function serveOnWorkerd(
+  dir: string,
+): Promise<{ port: number; stop: () => Promise<void> }> {
+  const bun = runtimeBinary('bun');
+  const workerd = runtimeBinary('workerd');
+  await run(bun, [WRANGLER, 'deploy', '--dry-run', '--outdir', 'dist'], {
+    cwd: dir,
+    env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false' },
+  });
+  // JSONC: the trailing commas go (the files have no comments).
+  const config = JSON.parse(
+    readFileSync(path.join(dir, 'wrangler.jsonc'), 'utf8').replace(/,(\s*[}\]])/g, '$1'),
+  ) as { main: string; compatibility_date: string; compatibility_flags: string[] };
+  const port = await freePort();
+  const bundle = `dist/${path.basename(config.main).replace(/\.ts$/, '.js')}`;
+  writeFileSync(
+    path.join(dir, 'workerd.capnp'),
+    `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [ (name = "main", worker = .worker) ],
+  sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
+);
+const worker :Workerd.Worker = (
+  modules = [ (name = "worker.js", esModule = embed "${bundle}") ],
+  compatibilityDate = "${config.compatibility_date}",
+  compatibilityFlags = ${JSON.stringify(config.compatibility_flags)},
+);
+`,
+  );
+  const server = await startServer(workerd, ['serve', 'workerd.capnp'], {
+    cwd: dir,
+    env: process.env,
+    port,
+  });
+  return { port, stop: () => server.stop() };
+}
 
 /** The files of fixtures/runtimes, by path. */
 export function fixtureFiles(): Record<string, string> {

@@ -1,14 +1,14 @@
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, symlinkSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { serve as serveFetch } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Course } from 'course-router';
-import { run, startServer, type Running } from '../_install.js';
+import { startServer, type Running } from '../_install.js';
 import { deployFile } from '../_readme.js';
 import { freePort } from '../_redis.js';
 import { buildApp, importTable, removeApp, ROOT, writeApp } from '../_utils.js';
-import { exchange, fixtureFiles, runtimeBinary, WRANGLER, type Seen } from './_runtimes.js';
+import { exchange, fixtureFiles, runtimeBinary, serveOnWorkerd, type Seen } from './_runtimes.js';
 
 // One app (fixtures/runtimes) served by node:http, by the Fetch adapter on Node, and by README's
 // files for Bun, Deno and Cloudflare Workers (bundled by wrangler, served by workerd); the same
@@ -69,37 +69,8 @@ async function spawned(command: string, args: string[]): Promise<number> {
 }
 
 async function onWorkerd(): Promise<number> {
-  const bun = runtimeBinary('bun');
-  const workerd = runtimeBinary('workerd');
-  await run(bun, [WRANGLER, 'deploy', '--dry-run', '--outdir', 'dist'], {
-    cwd: dir,
-    env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false' },
-  });
-  const config = JSON.parse(deployFile(README, 'wrangler.jsonc').replace(/,(\s*[}\]])/g, '$1')) as {
-    compatibility_date: string;
-    compatibility_flags: string[];
-  };
-  const port = await freePort();
-  writeFileSync(
-    path.join(dir, 'workerd.capnp'),
-    `using Workerd = import "/workerd/workerd.capnp";
-const config :Workerd.Config = (
-  services = [ (name = "main", worker = .worker) ],
-  sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
-);
-const worker :Workerd.Worker = (
-  modules = [ (name = "worker.js", esModule = embed "dist/worker.js") ],
-  compatibilityDate = "${config.compatibility_date}",
-  compatibilityFlags = ${JSON.stringify(config.compatibility_flags)},
-);
-`,
-  );
-  const server = await startServer(workerd, ['serve', 'workerd.capnp'], {
-    cwd: dir,
-    env: process.env,
-    port,
-  });
-  stops.push(() => server.stop());
+  const { port, stop } = await serveOnWorkerd(dir);
+  stops.push(stop);
   return port;
 }
 

@@ -1,4 +1,4 @@
-import { url } from '../../../generated/routes.gen.js';
+import { url } from '../../../generated/routes.gen.%%ext%%';
 
 export class HomeController {
   index() {

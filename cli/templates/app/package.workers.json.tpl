@@ -1,0 +1,25 @@
+{
+  "name": "%%name%%",
+  "version": "0.1.0",
+  "private": true,
+  "type": "module",
+  "scripts": {
+    "dev": "course build && wrangler dev",
+    "build": "course build",
+    "deploy": "course build && wrangler deploy",
+    "check": "course build --check && tsc --noEmit"
+  },
+  "dependencies": {
+    "course-router": "%%version%%"
+  },
+  "devDependencies": {
+    "@types/node": "^20.19.0",
+    "course-kit": "%%version%%",
+    "typescript": "~5.9.3",
+    "wrangler": "^4.0.0"
+  },
+  "allowScripts": {
+    "esbuild": true,
+    "workerd": true
+  }
+}

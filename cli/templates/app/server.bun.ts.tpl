@@ -1,0 +1,12 @@
+import { Course } from 'course-router';
+import routes from './generated/routes.gen.js';
+
+const app = Course.start(routes);
+// 127.0.0.1 answers this machine only: HOST=0.0.0.0 in a container or behind a proxy elsewhere.
+const server = Bun.serve({
+  hostname: process.env['HOST'] ?? '127.0.0.1',
+  port: Number(process.env['PORT'] ?? 3000),
+  fetch: (request, server) =>
+    app.fetch(request, { remoteAddress: server.requestIP(request)?.address }),
+});
+console.log(`Listening on ${server.url}`);

@@ -1,0 +1,9 @@
+import { Course } from 'course-router';
+import routes from './generated/routes.gen.ts';
+
+const app = Course.start(routes);
+// 127.0.0.1 answers this machine only: HOST=0.0.0.0 in a container or behind a proxy elsewhere.
+Deno.serve(
+  { hostname: Deno.env.get('HOST') ?? '127.0.0.1', port: Number(Deno.env.get('PORT') ?? 3000) },
+  (request, info) => app.fetch(request, { remoteAddress: info.remoteAddr.hostname }),
+);
