@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark, written to bench/RESULTS.md. `--smoke`: seconds, for CI.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,7 +50,11 @@ const report = renderReport({
   builds,
   types,
 });
-writeFileSync(out, report);
+// `npm run bench:runtimes` writes its own section (Bun, Deno): kept as it was.
+const runtimes = existsSync(out)
+  ? /<!-- runtimes -->[^]*<!-- \/runtimes -->\n/.exec(readFileSync(out, 'utf8'))
+  : null;
+writeFileSync(out, runtimes ? `${report.trimEnd()}\n\n${runtimes[0]}` : report);
 step(`wrote ${out}`);
 
 export type { LookupResult };
