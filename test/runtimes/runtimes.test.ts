@@ -1,4 +1,4 @@
-import { readFileSync, symlinkSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { serve as serveFetch } from '@hono/node-server';
@@ -6,9 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Course } from 'course-router';
 import { startServer, type Running } from '../_install.js';
 import { deployFile } from '../_readme.js';
-import { freePort } from '../_redis.js';
+import { freePort, startRedis } from '../_redis.js';
 import { buildApp, importTable, removeApp, ROOT, writeApp } from '../_utils.js';
-import { exchange, fixtureFiles, runtimeBinary, serveOnWorkerd, type Seen } from './_runtimes.js';
+import {
+  call,
+  exchange,
+  fixtureFiles,
+  runtimeBinary,
+  serveOnWorkerd,
+  type Seen,
+} from './_runtimes.js';
 
 // One app (fixtures/runtimes) served by node:http, by the Fetch adapter on Node, and by README's
 // files for Bun, Deno and Cloudflare Workers (bundled by wrangler, served by workerd); the same
@@ -57,11 +64,11 @@ async function onNodeFetch(): Promise<number> {
   return port;
 }
 
-async function spawned(command: string, args: string[]): Promise<number> {
+async function spawned(command: string, args: string[], env = process.env): Promise<number> {
   const port = await freePort();
   const server: Running = await startServer(command, args, {
     cwd: dir,
-    env: { ...process.env, PORT: String(port) },
+    env: { ...env, PORT: String(port) },
     port,
   });
   stops.push(() => server.stop());
@@ -142,3 +149,40 @@ describe('one app, five servers, the same answers', () => {
     60_000,
   );
 });
+
+describe('the Redis store on Bun and on Deno', () => {
+  it('shares one limit: two calls on Bun, the third on Deno is over it', async () => {
+    const redis = await startRedis();
+    stops.push(() => redis.stop());
+    writeFileSync(path.join(dir, 'redis-server.ts'), REDIS_SERVER);
+    const env = { ...process.env, REDIS_URL: redis.url };
+    const bun = await spawned(runtimeBinary('bun'), ['redis-server.ts'], env);
+    const deno = await spawned(
+      runtimeBinary('deno'),
+      ['run', '--allow-net', '--allow-env', '--allow-read', 'redis-server.ts'],
+      env,
+    );
+    const limited = async (port: number) => {
+      const answer = await call(port, 'GET', '/limited');
+      return `${answer.status} ${answer.body}`;
+    };
+    expect([await limited(bun), await limited(bun), await limited(deno)]).toEqual([
+      '200 allowed',
+      '200 allowed',
+      '429 slow down',
+    ]);
+  }, 60_000);
+});
+
+// One client address for both servers: the limit is per client.
+const REDIS_SERVER = `import { Course } from 'course-router';
+import { RedisStore } from 'course-router/redis';
+import routes from './generated/routes.gen.ts';
+
+const app = Course.start(routes, { store: new RedisStore({ url: process.env['REDIS_URL'] }) });
+const fetch = (request: Request) => app.fetch(request, { remoteAddress: '192.0.2.1' });
+const port = Number(process.env['PORT']);
+const runtime = globalThis as { Bun?: any; Deno?: any };
+if (runtime.Bun) runtime.Bun.serve({ port, hostname: '127.0.0.1', fetch });
+else runtime.Deno.serve({ port, hostname: '127.0.0.1' }, fetch);
+`;
