@@ -43,7 +43,7 @@ export function renderHttp(http: HttpResult[], fetch: FetchResult[], smoke: bool
 ${smoke ? '**Smoke run: one short round, no warm-up; not figures to quote.**\n\n' : ''}The scenarios of \`bench/http-scenarios.ts\` on the app of \`bench/http-apps.ts\`, written for
 each server (40 REST routes under \`/api\` behind a group middleware that wants a bearer token,
 same answers byte for byte, each server checked first). Each server runs in its own process with
-\`NODE_ENV=production\`, loaded by autocannon on 127.0.0.1 with 10 connections; ${smoke ? 'one round' : 'three rounds (the first with a 1.5 s warm-up before each measure) of 4 s,'} alternating the
+\`NODE_ENV=production\`, loaded by autocannon on 127.0.0.1 with 10 connections; ${smoke ? 'one round' : 'three rounds (the first with a 1 s warm-up before each measure) of 3 s,'} alternating the
 servers. Server CPU per request is the process's user and system time (\`/proc/<pid>/stat\`)
 over the round divided by the requests it answered: on a shared machine it moves far less than
 requests/s, and the goals are read from it. Figures are medians of the rounds.

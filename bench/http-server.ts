@@ -8,6 +8,8 @@ const [kind = 'node', portText = '0', table = ''] = process.argv.slice(2);
 const port = Number(portText);
 const host = '127.0.0.1';
 const ready = () => console.log('ready');
+// An exit rather than a signal's death: `--cpu-prof` writes its profile (bench/http-profile.ts).
+process.on('SIGINT', () => process.exit(0));
 
 if (kind === 'node') {
   createServer(bareListener).listen(port, host, ready);

@@ -41,14 +41,14 @@ export async function runHttp(options: RunOptions & { only?: string }): Promise<
     for (const [kind, { port }] of servers)
       for (const scenario of scenarios) await check(kind, port, scenario);
     const rounds = options.smoke ? 1 : 3;
-    const seconds = options.smoke ? 0.5 : 4;
+    const seconds = options.smoke ? 0.5 : 3;
     const samples = new Map<string, { rps: number[]; cpu: number[]; errors: number }>();
     for (let round = 0; round < rounds; round++) {
       for (const scenario of scenarios) {
         for (let i = 0; i < SERVERS.length; i++) {
           const kind = SERVERS[(i + round) % SERVERS.length]!;
           const { child, port } = servers.get(kind)!;
-          if (round === 0 && !options.smoke) await load(port, scenario, 1.5);
+          if (round === 0 && !options.smoke) await load(port, scenario, 1);
           const before = cpuTicks(child.pid!);
           const result = await load(port, scenario, seconds);
           const cpu = ((cpuTicks(child.pid!) - before) / TICKS) * 1e6;
