@@ -11,10 +11,12 @@ import { buildCourseApp } from './http-apps.js';
 import { SCENARIOS } from './http-scenarios.js';
 import { benchDir } from './temp.js';
 
-interface Node {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  hitCount: number;
+interface Profile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
 }
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -59,23 +61,31 @@ for (const scenario of SCENARIOS.filter((s) => s.name.includes(only))) {
   child.kill('SIGINT');
   await exited;
   const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'))!;
-  const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { nodes: Node[] };
-  const total = profile.nodes.reduce((n, node) => n + node.hitCount, 0);
-  const idle = profile.nodes
-    .filter((n) => n.callFrame.functionName === '(idle)')
-    .reduce((n, node) => n + node.hitCount, 0);
+  const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Profile;
+  // Only the samples of the measured load (its last seconds): not the start-up, not the warm-up.
+  const from = profile.endTime - Number(secondsText) * 1e6;
+  const hits = new Map<number, number>();
+  for (let i = 0, t = profile.startTime; i < profile.samples.length; i++) {
+    t += profile.timeDeltas[i]!;
+    if (t >= from) hits.set(profile.samples[i]!, (hits.get(profile.samples[i]!) ?? 0) + 1);
+  }
+  let total = 0;
+  let idle = 0;
   const self = new Map<string, number>();
   for (const node of profile.nodes) {
     const { functionName, url, lineNumber } = node.callFrame;
-    if (functionName === '(idle)') continue;
+    const count = hits.get(node.id) ?? 0;
+    total += count;
+    if (functionName === '(idle)') idle += count;
+    if (functionName === '(idle)' || count === 0) continue;
     const where = url ? `${path.basename(url)}:${lineNumber + 1}` : '';
     const key = `${functionName || '(anonymous)'} ${where}`.trim();
-    self.set(key, (self.get(key) ?? 0) + node.hitCount);
+    self.set(key, (self.get(key) ?? 0) + count);
   }
   const busy = total - idle;
   console.log(
     `\n## ${kind}: ${scenario.name} — ${Math.round(result.requests.average)} req/s; ${busy} busy samples; top self time:`,
   );
-  for (const [name, hits] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
+  for (const [name, hits] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 25)))
     console.log(`${((100 * hits) / busy).toFixed(1).padStart(5)}%  ${name}`);
 }

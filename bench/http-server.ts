@@ -1,6 +1,7 @@
 // One server of the whole-request benchmark: `tsx http-server.ts <kind> <port> [courseModule]`,
 // run with NODE_ENV=production; prints `ready` once it listens.
 import { createServer } from 'node:http';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bareListener, fastifyApp, honoApp } from './http-apps.js';
 
@@ -14,7 +15,9 @@ process.on('SIGINT', () => process.exit(0));
 if (kind === 'node') {
   createServer(bareListener).listen(port, host, ready);
 } else if (kind === 'course') {
-  const { Course } = await import('course-router');
+  // The runtime beside the app (`bench/http-ab.ts` serves two builds of it).
+  const runtime = path.join(path.dirname(table), '../node_modules/course-router/dist/index.js');
+  const { Course } = (await import(pathToFileURL(runtime).href)) as typeof import('course-router');
   const mod = (await import(pathToFileURL(table).href)) as { default: never };
   await Course.start(mod.default).listen(port, host);
   ready();

@@ -81,7 +81,11 @@ export async function runHttp(options: RunOptions & { only?: string }): Promise<
 
 // --- internal ---
 
-async function start(kind: Server, table: string): Promise<{ child: ChildProcess; port: number }> {
+/** Starts one server in its own process, with NODE_ENV=production. */
+export async function start(
+  kind: Server,
+  table: string,
+): Promise<{ child: ChildProcess; port: number }> {
   const port = 30000 + Math.floor(Math.random() * 20000);
   const child = spawn(
     process.execPath,
@@ -100,7 +104,7 @@ async function start(kind: Server, table: string): Promise<{ child: ChildProcess
 }
 
 /** Throws unless the server answers `scenario` with its status, type, header and body. */
-async function check(kind: Server, port: number, scenario: Scenario): Promise<void> {
+export async function check(kind: string, port: number, scenario: Scenario): Promise<void> {
   const response = await fetch(`http://127.0.0.1:${port}${scenario.path}`, {
     method: scenario.method,
     headers: scenario.headers,
@@ -119,7 +123,12 @@ async function check(kind: Server, port: number, scenario: Scenario): Promise<vo
     );
 }
 
-function load(port: number, scenario: Scenario, seconds: number): Promise<autocannon.Result> {
+/** Loads a server with `scenario` for `seconds` (autocannon, 10 connections). */
+export function load(
+  port: number,
+  scenario: Scenario,
+  seconds: number,
+): Promise<autocannon.Result> {
   return autocannon({
     url: `http://127.0.0.1:${port}${scenario.path}`,
     method: scenario.method as autocannon.Request['method'],
@@ -138,7 +147,7 @@ function unexpected(scenario: Scenario, result: autocannon.Result): number {
 }
 
 /** The user and system time a process has used so far, in clock ticks (/proc/<pid>/stat). */
-function cpuTicks(pid: number): number {
+export function cpuTicks(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // The fields after the command name (which may hold spaces) start at the state, field 3.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
