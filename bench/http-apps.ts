@@ -5,9 +5,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import busboy from 'busboy';
 import type { FastifyInstance } from 'fastify';
 import { Hono, type Context } from 'hono';
+import { checkout, ROOT, type Checkout } from './checkout.js';
 import { RESOURCES, TOKEN } from './http-scenarios.js';
 import { writeCourseApp } from './routers.js';
 
@@ -15,14 +17,19 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const TEXT_TYPE = 'text/plain; charset=utf-8';
 const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
+type Build = (options: { root: string }) => Promise<unknown>;
+
 interface Post {
   title: string;
   tags: unknown[];
 }
 
-/** Writes and builds the Course app in `dir`; returns its generated module. */
-export async function buildCourseApp(dir: string): Promise<string> {
-  writeCourseApp(dir, []);
+/** Writes and builds the Course app in `dir` with `code`; returns its generated module. */
+export async function buildCourseApp(
+  dir: string,
+  code: Checkout = checkout(ROOT),
+): Promise<string> {
+  writeCourseApp(dir, [], false, code);
   const api = RESOURCES.flatMap((r) => [
     `  Course.get('/${r}', () => ({ ${r}: [] }));`,
     `  Course.post('/${r}', () => response().json({ created: true }, 201));`,
@@ -62,7 +69,8 @@ export class Auth {
 }
 `,
   );
-  await (await import('../compiler/index.js')).build({ root: dir });
+  const compiler = (await import(pathToFileURL(code.compiler).href)) as { build: Build };
+  await compiler.build({ root: dir });
   return path.join(dir, 'generated/routes.gen.ts');
 }
 
