@@ -66,6 +66,7 @@ export function dropRest(req: IncomingMessage): void {
     drained = true;
     clearTimeout(timer);
     req.off('data', drop);
+    req.pause();
     // Back to node's own, which ends the connection once the answer is out.
     delete (socket as { destroySoon?: unknown }).destroySoon;
     if (answered) socket.destroySoon();
