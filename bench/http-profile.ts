@@ -86,6 +86,8 @@ for (const scenario of SCENARIOS.filter((s) => s.name.includes(only))) {
   console.log(
     `\n## ${kind}: ${scenario.name} — ${Math.round(result.requests.average)} req/s; ${busy} busy samples; top self time:`,
   );
-  for (const [name, hits] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 25)))
+  for (const [name, hits] of [...self]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, Number(process.env.TOP ?? 25)))
     console.log(`${((100 * hits) / busy).toFixed(1).padStart(5)}%  ${name}`);
 }
