@@ -139,12 +139,20 @@ describe('property: the generated matcher agrees with the reference matcher, and
               params: [...hit.params],
             };
             cases++;
-            expect(actual, `${verb} ${raw} → ${path}`).toEqual(expected);
+            // Compared here first: `expect` costs more than the match, 100,000 times over.
+            if (!sameMatch(actual, expected))
+              expect(actual, `${verb} ${raw} → ${path}`).toEqual(expected);
             // The server's way: the raw target matched first, normalised only when needed.
             const resolved = resolveTarget(table, verb, raw, '');
-            expect(resolved?.path, raw).toBe(path);
-            expect(resolved?.hit?.route, raw).toBe(hit?.route);
-            expect(resolved?.hit?.params, raw).toEqual(hit?.params);
+            if (
+              resolved?.path !== path ||
+              resolved?.hit?.route !== hit?.route ||
+              !sameParams(resolved?.hit?.params, hit?.params)
+            ) {
+              expect(resolved?.path, raw).toBe(path);
+              expect(resolved?.hit?.route, raw).toBe(hit?.route);
+              expect(resolved?.hit?.params, raw).toEqual(hit?.params);
+            }
           }),
           { numRuns: REQUESTS_PER_SET, seed: 7 },
         );
@@ -154,3 +162,19 @@ describe('property: the generated matcher agrees with the reference matcher, and
     },
   );
 });
+
+type Match = { index: number; params: readonly (string | undefined)[] } | undefined;
+
+/** What `toEqual` would say of two matches, without its cost. */
+function sameMatch(a: Match, b: Match): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.index === b.index && sameParams(a.params, b.params);
+}
+
+function sameParams(
+  a: readonly (string | undefined)[] | undefined,
+  b: readonly (string | undefined)[] | undefined,
+): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.length === b.length && a.every((value, i) => value === b[i]);
+}
