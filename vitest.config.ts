@@ -43,7 +43,9 @@ export default defineConfig({
     globalSetup: ['test/_global-setup.ts'],
     maxWorkers: workers,
     sequence: { sequencer: LongestFirst },
-    testTimeout: 60_000,
+    // A test that runs a few CLI builds or npm commands one after the other takes seconds each on
+    // a loaded machine: the limits are for hangs.
+    testTimeout: 120_000,
     hookTimeout: 120_000,
   },
 });

@@ -41,7 +41,8 @@ afterAll(async () => {
   removeApp(dir);
 });
 
-describe('memory store under a flood of distinct clients', () => {
+// 170,000 requests: minutes on a loaded machine.
+describe('memory store under a flood of distinct clients', { timeout: 300_000 }, () => {
   let store: MemoryStore;
   let served: Served;
   beforeAll(async () => {
