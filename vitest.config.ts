@@ -22,6 +22,7 @@ const LONGEST = [
   'test/e2e/build-errors.test.ts',
   'test/e2e/install.test.ts',
   'test/e2e/regex-safety.test.ts',
+  'test/e2e/limits.test.ts',
   'test/cli/generate.test.ts',
   'test/fuzz/matcher.property.test.ts',
 ];
