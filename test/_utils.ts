@@ -174,7 +174,11 @@ function fetchUrl(host: string, target: string): string {
   return `http://localhost${target}`;
 }
 
-/** One request over a real socket, the target sent as written. */
+/**
+ * One request over a real socket of its own, the target sent as written. A kept-alive socket is
+ * not reused: one the server closes after its keep-alive timeout (5 s, which a slow test on a
+ * loaded machine passes between two requests) would reset the next request sent on it.
+ */
 export function httpRequest(
   base: string,
   method: string,
@@ -184,7 +188,8 @@ export function httpRequest(
 ): Promise<Answer> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = httpRequestRaw({ hostname, port, method, path: target, headers }, (res) => {
+    const options = { hostname, port, method, path: target, headers, agent: false };
+    const req = httpRequestRaw(options, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
