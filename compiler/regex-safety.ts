@@ -14,8 +14,14 @@ export type RegexSafety =
 export const TRIVIAL =
   /^(?:\[(?:\\.|[^\]\\])+\]|\\[wdsWDS]|\\[pP]\{[\w=]+\}|\.|[\w-])(?:[+*?]|\{\d+(?:,\d*)?\})?$/;
 
-/** How long the checker may think about one regex; past it, the regex is refused. */
+/**
+ * How long the fuzzing checker may think about one regex with counted repetitions; past it, the
+ * regex is refused. Every other regex gets a verdict that does not depend on the time it takes.
+ */
 const TIMEOUT_MS = 2_000;
+
+/** A counted repetition (`{2}`, `{1,30}`): the automaton checker's verdict on it is not final. */
+const COUNTED = /(?<!\\)\{\d+(?:,\d*)?\}/;
 
 const cache = new Map<string, RegexSafety>();
 
@@ -25,35 +31,49 @@ const cache = new Map<string, RegexSafety>();
  * with recheck. Only a regex the checker proves safe passes: exponential and polynomial ones
  * are refused, and so is one it cannot decide (a timeout, an unsupported feature). Trivial
  * regexes skip the checker; verdicts are cached for the process.
+ *
+ * The automaton checker decides first, with no time limit: its verdict is the same on a busy
+ * machine as on an idle one, so a build never fails for the machine's load. A regex it cannot
+ * decide, or one with counted repetitions (which it proves safe when nested ones can still
+ * backtrack for minutes), goes to recheck's own choice of checker, within `TIMEOUT_MS`.
  */
 export function regexSafety(source: string, flags = ''): RegexSafety {
   if (TRIVIAL.test(source)) return { safe: true };
   const key = `${flags}/${source}`;
   let verdict = cache.get(key);
   if (!verdict) {
-    const result = checker().checkSync(source, flags.replace(/[dgy]/g, ''), {
-      timeout: TIMEOUT_MS,
-    });
-    verdict =
-      result.status === 'safe'
-        ? { safe: true }
-        : result.status === 'vulnerable'
-          ? {
-              safe: false,
-              reason: `can take ${describe(result.complexity)} time to fail`,
-              attack: result.attack.pattern,
-            }
-          : {
-              safe: false,
-              reason: `could not be proven safe from catastrophic backtracking (the checker ${result.error.kind === 'timeout' ? `gave up after ${TIMEOUT_MS / 1000} s` : `answered ${result.error.kind}`})`,
-              attack: undefined,
-            };
+    const runFlags = flags.replace(/[dgy]/g, '');
+    const exact = checker().checkSync(source, runFlags, { checker: 'automaton', timeout: null });
+    const decided =
+      exact.status === 'vulnerable' || (exact.status === 'safe' && !COUNTED.test(source));
+    verdict = toVerdict(
+      decided ? exact : checker().checkSync(source, runFlags, { timeout: TIMEOUT_MS }),
+    );
     cache.set(key, verdict);
   }
   return verdict;
 }
 
 // --- internal ---
+
+function toVerdict(result: import('recheck').Diagnostics): RegexSafety {
+  if (result.status === 'safe') return { safe: true };
+  if (result.status === 'vulnerable')
+    return {
+      safe: false,
+      reason: `can take ${describe(result.complexity)} time to fail`,
+      attack: result.attack.pattern,
+    };
+  const why =
+    result.error.kind === 'timeout'
+      ? `gave up after ${TIMEOUT_MS / 1000} s`
+      : `answered ${result.error.kind}`;
+  return {
+    safe: false,
+    reason: `could not be proven safe from catastrophic backtracking (the checker ${why})`,
+    attack: undefined,
+  };
+}
 
 // The checker is large and most apps' regexes are trivial: it is loaded on first need.
 let recheck: typeof import('recheck') | undefined;
