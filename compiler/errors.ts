@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'E_MODULE'
   | 'E_CLASS'
   | 'E_METHOD'
+  | 'E_HANDLER'
   | 'E_CAPTURE'
   | 'E_DUPLICATE_NAME'
   | 'E_DUPLICATE_ROUTE'

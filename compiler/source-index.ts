@@ -33,6 +33,8 @@ export class SourceIndex {
       compilerOptions: {
         allowJs: true,
         noLib: true,
+        // Handler parameters are checked for `undefined` (optional route parameters).
+        strictNullChecks: true,
         types: [],
         target: ts.ScriptTarget.ES2022,
         module: ts.ModuleKind.ESNext,
