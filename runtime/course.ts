@@ -6,6 +6,8 @@ import type { RouteCallback } from './dsl/handler-types.js';
 import type { ClassRef, ClassReference, GroupAttributes, RouteSettings } from './dsl/types.js';
 import { request, response } from './features/helpers.js';
 import type { RouteTable } from './types.js';
+import { checkRelease } from './version.js';
+import { activeTable } from './matching/url.js';
 
 const ALL_VERBS = ['*'];
 
@@ -179,6 +181,7 @@ export class Course {
    * await Course.start(routes).listen(3000);
    */
   static start(table?: RouteTable, options?: StartOptions): CourseApp {
+    checkRelease(table ?? activeTable());
     return startApp(table, options);
   }
 
