@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { SourceLocation } from 'course-router';
+import type { SourceLocation } from 'course-router/internal';
 
 /** Codes of build errors, stable for tools and tests. */
 export type ErrorCode =

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ts as Ts } from 'ts-morph';
 import { Node, ts, type ParameterDeclaration } from './_ts-morph.js';
-import type { SourceLocation } from 'course-router';
+import type { SourceLocation } from 'course-router/internal';
 import type { Diagnostics } from './errors.js';
 import type { RouteDraft } from './normalize.js';
 import type { SourceIndex } from './source-index.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Node, type CallExpression, type Expression } from './_ts-morph.js';
 import { callbackParts } from 'course-router/internal';
-import type { Recording, SourceLocation } from 'course-router';
+import type { Recording, SourceLocation } from 'course-router/internal';
 import { checkMethod, findClass, resolveReference } from './classes.js';
 import { closureDeps, locationOf } from './closures.js';
 import {

@@ -560,7 +560,7 @@ export interface AppRoutesWithoutParams {
 }
 
 declare module 'course-router' {
-  interface RouteParams extends AppRouteParams {}
+  interface RouteNames extends AppRouteParams {}
   interface RouteUrlParams extends AppUrlParams {}
   interface RoutesWithoutParams extends AppRoutesWithoutParams {}
 }

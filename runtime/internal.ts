@@ -31,3 +31,7 @@ export { toList } from './dsl/register.js';
 export { suggestion } from './dsl/near.js';
 export { MissingPackageError } from './packages.js';
 export type * from './index.js';
+// The table's encoding and the compiler's plumbing: what no app names.
+export type { AnyUrlParams, UrlParamsOf } from './matching/url.js';
+export type { MatchHit, MiddlewareEntry, Params, RouteEntry, UrlPart } from './types.js';
+export type * from './dsl/types.js';

@@ -65,7 +65,7 @@ export type RouteParams<N extends keyof AppHandlerParams> = AppHandlerParams[N];
         .map(([name]) => ({ text: `  ${key(name)}: 0` })),
     },
     code(`declare module 'course-router' {
-  interface RouteParams extends AppRouteParams {}
+  interface RouteNames extends AppRouteParams {}
   interface RouteUrlParams extends AppUrlParams {}
   interface RoutesWithoutParams extends AppRoutesWithoutParams {}
 }`),

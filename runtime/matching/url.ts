@@ -10,7 +10,7 @@ import { vendored } from '../packages.js';
  * `url('user.show', { id: 5 })` is checked by tsc against the app's routes.
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface RouteParams {}
+export interface RouteNames {}
 
 /** A value that can fill a placeholder. */
 export type ParamValue = string | number | boolean | bigint;
@@ -23,7 +23,7 @@ export type QueryValue =
 export type Query = Readonly<Record<string, QueryValue>>;
 
 /** A route name of the app. */
-export type RouteName = keyof RouteParams;
+export type RouteName = keyof RouteNames;
 
 /** What `url()` accepts as the parameters of a route, whichever route it names. */
 export type AnyUrlParams = object | readonly ParamValue[] | null;
