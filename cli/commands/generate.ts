@@ -85,12 +85,7 @@ export async function generateFiles(
   const table = tableName(name);
   if (options.remove) return removeComponent(name, table, paths, !!options.yes, out);
   // Every file is checked before any is written: a component is made whole or not at all.
-  const existing = [
-    path.join(paths.controllers, `${name}Controller.ts`),
-    path.join(paths.models, `${name}.ts`),
-    ...migrationsOf(table, paths),
-    path.join(paths.seeds, `${name}Seed.ts`),
-  ].filter((file) => existsSync(file));
+  const existing = existingFiles(name, table, paths);
   if (existing.length > 0) {
     const list = existing.map((file) => path.relative(paths.root, file)).join(', ');
     throw new CliError(
@@ -112,6 +107,16 @@ export async function generateFiles(
 // --- internal ---
 
 type AppPaths = Awaited<ReturnType<typeof appPaths>>;
+
+/** The files of a component that exist: controller, model, migrations, seeder. */
+function existingFiles(name: string, table: string, paths: AppPaths): string[] {
+  return [
+    path.join(paths.controllers, `${name}Controller.ts`),
+    path.join(paths.models, `${name}.ts`),
+    ...migrationsOf(table, paths),
+    path.join(paths.seeds, `${name}Seed.ts`),
+  ].filter((file) => existsSync(file));
+}
 
 /** The migrations that create `table` (`<stamp>_create_<table>.ts`). */
 function migrationsOf(table: string, paths: AppPaths): string[] {
@@ -143,12 +148,7 @@ async function removeComponent(
   yes: boolean,
   out: Output,
 ): Promise<number> {
-  const files = [
-    path.join(paths.controllers, `${name}Controller.ts`),
-    path.join(paths.models, `${name}.ts`),
-    ...migrationsOf(table, paths),
-    path.join(paths.seeds, `${name}Seed.ts`),
-  ].filter((file) => existsSync(file));
+  const files = existingFiles(name, table, paths);
   if (files.length === 0) throw new CliError(`no file of the component ${name} exists`);
   await removed(files, yes, out);
   out.info(`kept ${paths.database}: every model uses it`);
