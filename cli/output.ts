@@ -55,6 +55,11 @@ export function reportFailure(error: unknown, out: Output): number {
   return 2;
 }
 
+/** `1 route`, `2 routes`. */
+export function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 /** Three lines of the source around a located problem, the column marked. */
 export function codeFrame(problem: RouteDefinitionError, out: Output): string {
   let lines: string[];

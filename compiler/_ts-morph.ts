@@ -11,4 +11,4 @@ const tsMorph = createRequire(import.meta.url)('ts-morph') as typeof TsMorph;
 export const { Node, Project, SyntaxKind, ts } = tsMorph;
 export type Node = TsMorph.Node;
 export type Project = TsMorph.Project;
-export type { CallExpression, Expression, SourceFile } from 'ts-morph';
+export type { CallExpression, Expression, ParameterDeclaration, SourceFile } from 'ts-morph';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Node } from './_ts-morph.js';
 import { classRefParts } from 'course-router/internal';
-import type { SourceLocation } from 'course-router';
+import type { SourceLocation } from 'course-router/internal';
 import type { ResolvedConfig } from './config.js';
 import type { Diagnostics } from './errors.js';
 import type { SitedReference, ValueSite } from './groups.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Node, SyntaxKind, type Expression, type SourceFile } from './_ts-morph.js';
-import type { SourceLocation } from 'course-router';
+import type { SourceLocation } from 'course-router/internal';
 import type { Diagnostics } from './errors.js';
 import type { CodeImport, HoistedConstant } from './types.js';
 

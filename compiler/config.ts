@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { register } from 'tsx/esm/api';
-import type { SourceLocation } from 'course-router';
+import type { SourceLocation } from 'course-router/internal';
 import { BuildError, RouteDefinitionError } from './errors.js';
 import { evaluationError } from './load.js';
 import { suggestion } from 'course-router/internal';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { SourceLocation } from 'course-router';
+import type { SourceLocation } from 'course-router/internal';
 
 /** Codes of build errors, stable for tools and tests. */
 export type ErrorCode =
@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'E_MODULE'
   | 'E_CLASS'
   | 'E_METHOD'
+  | 'E_HANDLER'
   | 'E_CAPTURE'
   | 'E_DUPLICATE_NAME'
   | 'E_DUPLICATE_ROUTE'

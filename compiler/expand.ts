@@ -1,5 +1,5 @@
 import { Node } from './_ts-morph.js';
-import type { ClassRef, RouteDefinition } from 'course-router';
+import type { ClassRef, RouteDefinition } from 'course-router/internal';
 import { findClass } from './classes.js';
 import type { ResolvedConfig } from './config.js';
 import type { Diagnostics } from './errors.js';

@@ -5,7 +5,7 @@ import type {
   Located,
   RegexLike,
   SourceLocation,
-} from 'course-router';
+} from 'course-router/internal';
 import type { Diagnostics } from './errors.js';
 import { joinUrl, parsePattern, patternRegex } from './pattern.js';
 import { embedRegex } from './regex.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { register } from 'tsx/esm/api';
 import { beginRecording, endRecording } from 'course-router/internal';
-import type { Recording, SourceLocation } from 'course-router';
+import type { Recording, SourceLocation } from 'course-router/internal';
 import type { ResolvedConfig } from './config.js';
 import { RouteDefinitionError } from './errors.js';
 import { checkModuleType } from './module-type.js';

@@ -8,7 +8,7 @@ import type {
   RegexLike,
   RouteDefinition,
   SourceLocation,
-} from 'course-router';
+} from 'course-router/internal';
 import type { ResolvedConfig } from './config.js';
 import { trimNamespace } from './config.js';
 import type { Diagnostics } from './errors.js';

@@ -1,4 +1,4 @@
-import type { SourceLocation } from 'course-router';
+import type { SourceLocation } from 'course-router/internal';
 import { segmentSteps } from './emit/segments.js';
 import { HOST_FLAGS } from './groups.js';
 import { ROUTE_FLAGS } from './pattern.js';

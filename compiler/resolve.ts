@@ -1,9 +1,16 @@
 import path from 'node:path';
 import { Node, type CallExpression, type Expression } from './_ts-morph.js';
 import { callbackParts } from 'course-router/internal';
-import type { Recording, SourceLocation } from 'course-router';
+import type { Recording, SourceLocation } from 'course-router/internal';
 import { checkMethod, findClass, resolveReference } from './classes.js';
 import { closureDeps, locationOf } from './closures.js';
+import {
+  checkHandlerParams,
+  deliveredOf,
+  isFunctionLike,
+  methodDeclaration,
+  type HandlerDeclaration,
+} from './handler-params.js';
 import type { ResolvedConfig } from './config.js';
 import type { Diagnostics } from './errors.js';
 import type { SitedReference } from './groups.js';
@@ -77,6 +84,7 @@ function argumentReference(entry: {
 /** Resolves each reference once (a group's middleware serves all of its routes). */
 class ReferenceCache {
   readonly #cache = new Map<string, (ClassRefResolved & { args: string[] }) | undefined>();
+  readonly #checked = new Set<string>();
 
   constructor(
     readonly config: ResolvedConfig,
@@ -96,6 +104,34 @@ class ReferenceCache {
         resolveReference(reference, method, this.config, this.index, this.diagnostics),
       );
     return this.#cache.get(key);
+  }
+
+  /** A middleware's `handle(request, ...args)` takes its `Class:arg` strings. */
+  checkArguments(middleware: MiddlewareRef, reference: SitedReference): void {
+    const { loc } = reference.site;
+    const at = `${loc.file}:${loc.line}:${loc.column}`;
+    const key = `${at}\0${middleware.class.file}\0${middleware.class.exportName}\0${middleware.args.join('\0')}`;
+    if (this.#checked.has(key)) return;
+    this.#checked.add(key);
+    const found = this.index.exportedClassIn(middleware.class.file, middleware.class.exportName);
+    const declaration = found && methodDeclaration(found.node, 'handle');
+    if (!declaration) return;
+    const delivered = middleware.args.map((arg) => ({
+      name: undefined,
+      optional: false,
+      what: `the argument ${JSON.stringify(arg)}`,
+    }));
+    const label = `${middleware.label} (middleware ${found.name}.handle)`;
+    checkHandlerParams(
+      label,
+      declaration,
+      delivered,
+      reference.site.loc,
+      this.config.root,
+      this.index,
+      this.diagnostics,
+      1,
+    );
   }
 
   all(
@@ -133,6 +169,20 @@ function resolveRoute(
   const middleware = references.all(draft.middleware, 'handle') as MiddlewareRef[] | undefined;
   const handlers = references.all(draft.handlers, 'handleError');
   if (!handler || !middleware || !handlers) return undefined;
+  if (handler.declaration) {
+    const label = handler.ref.kind === 'closure' ? 'the closure' : handler.label;
+    const { loc } = draft.callback;
+    checkHandlerParams(
+      label,
+      handler.declaration,
+      deliveredOf(draft),
+      loc,
+      config.root,
+      index,
+      diagnostics,
+    );
+  }
+  middleware.forEach((m, i) => references.checkArguments(m, draft.middleware[i]!));
   return {
     index: app.routes.length,
     verbs: draft.verbs,
@@ -154,6 +204,8 @@ function resolveRoute(
 interface Resolved {
   ref: HandlerRef;
   label: string;
+  /** The function whose parameters the route delivers to, when the build can see it. */
+  declaration?: HandlerDeclaration | undefined;
 }
 
 function resolveHandler(
@@ -244,7 +296,11 @@ function resolveTuple(
 }
 
 function methodRef(found: FoundClass, method: string, label: string): Resolved {
-  return { ref: { kind: 'method', class: found.import, className: found.name, method }, label };
+  return {
+    ref: { kind: 'method', class: found.import, className: found.name, method },
+    label,
+    declaration: methodDeclaration(found.node, method),
+  };
 }
 
 function hoist(
@@ -268,5 +324,6 @@ function hoist(
   return {
     ref: { kind: 'closure', closure: id },
     label: `closure ${path.basename(loc.file)}:${loc.line}`,
+    declaration: isFunctionLike(argument) ? argument : undefined,
   };
 }

@@ -7,7 +7,7 @@ import {
   type CallExpression,
   type SourceFile,
 } from './_ts-morph.js';
-import type { SourceLocation } from 'course-router';
+import type { SourceLocation } from 'course-router/internal';
 import type { ClassImport } from './types.js';
 
 /** A class found in the sources, with what the emitter needs to import it. */
@@ -33,6 +33,8 @@ export class SourceIndex {
       compilerOptions: {
         allowJs: true,
         noLib: true,
+        // Handler parameters are checked for `undefined` (optional route parameters).
+        strictNullChecks: true,
         types: [],
         target: ts.ScriptTarget.ES2022,
         module: ts.ModuleKind.ESNext,

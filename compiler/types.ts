@@ -1,4 +1,4 @@
-import type { SourceLocation } from 'course-router';
+import type { SourceLocation } from 'course-router/internal';
 
 /** Where a class comes from: the module file and the export that holds it. */
 export interface ClassImport {

@@ -1,4 +1,9 @@
-import type { GroupAttributes, Recording, RouteSettings, SourceLocation } from 'course-router';
+import type {
+  GroupAttributes,
+  Recording,
+  RouteSettings,
+  SourceLocation,
+} from 'course-router/internal';
 import { formatLocation, type Diagnostics } from './errors.js';
 import { suggestion } from 'course-router/internal';
 import type { RouteDraft } from './normalize.js';

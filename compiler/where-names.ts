@@ -1,5 +1,5 @@
 import { suggestion } from 'course-router/internal';
-import type { GroupDefinition, RouteDefinition } from 'course-router';
+import type { GroupDefinition, RouteDefinition } from 'course-router/internal';
 import type { Diagnostics } from './errors.js';
 import { groupChain } from './groups.js';
 import { joinUrl, parsePattern } from './pattern.js';

@@ -342,85 +342,160 @@ function $p8(path: string, host: string): Params | undefined {
 
 /**
  * URL templates by route name and by `'Class@method'`, one per line: literals, and
- * parameters as `[name, optional, separator]`.
+ * parameters as `[name, optional, separator, regex, caseless?]`.
  */
 const names = templates(String.raw`
 ["home",["/"]]
-["hello",["/hello",["name",1,"/"]]]
-["user.show",["/user",["id",0,"/"]]]
-["user.posts",["/user",["id",0,"/"],"/posts",["slug",1,"/"]]]
+["hello",["/hello",["name",1,"/","\\w+"]]]
+["user.show",["/user",["id",0,"/","[0-9]+"]]]
+["user.posts",["/user",["id",0,"/","[0-9]+"],"/posts",["slug",1,"/","[a-z0-9-]+"]]]
 ["contact",["/contact"]]
 ["photos.index",["/photos"]]
 ["photos.create",["/photos/create"]]
 ["photos.store",["/photos"]]
-["photos.show",["/photos",["id",0,"/"]]]
-["photos.edit",["/photos",["id",0,"/"],"/edit"]]
-["photos.update",["/photos",["id",0,"/"]]]
-["photos.destroy",["/photos",["id",0,"/"]]]
+["photos.show",["/photos",["id",0,"/","\\w+"]]]
+["photos.edit",["/photos",["id",0,"/","\\w+"],"/edit"]]
+["photos.update",["/photos",["id",0,"/","\\w+"]]]
+["photos.destroy",["/photos",["id",0,"/","\\w+"]]]
 ["animals.index",["/animals"]]
-["animals.view",["/animals/view",["id",1,"/"]]]
+["animals.view",["/animals/view",["id",1,"/","\\w+"]]]
 ["animals.save",["/animals/save"]]
 ["account.dashboard",["/dashboard"]]
 ["limited",["/limited"]]
 ["admin.dashboard",["/admin"]]
-["admin.users.show",["/admin/users",["id",0,"/"]]]
-["api.photo",["/api/photos",["id",0,"/"]]]
-["UserController@show",["/user",["id",0,"/"]]]
-["UserController@posts",["/user",["id",0,"/"],"/posts",["slug",1,"/"]]]
+["admin.users.show",["/admin/users",["id",0,"/","[0-9]+"]]]
+["api.photo",["/api/photos",["id",0,"/","[0-9]+"]]]
+["UserController@show",["/user",["id",0,"/","[0-9]+"]]]
+["UserController@posts",["/user",["id",0,"/","[0-9]+"],"/posts",["slug",1,"/","[a-z0-9-]+"]]]
 ["HomeController@contact",["/contact"]]
 ["PhotoController@index",["/photos"]]
 ["PhotoController@create",["/photos/create"]]
 ["PhotoController@store",["/photos"]]
-["PhotoController@show",["/photos",["id",0,"/"]]]
-["PhotoController@edit",["/photos",["id",0,"/"],"/edit"]]
-["PhotoController@update",["/photos",["id",0,"/"]]]
-["PhotoController@destroy",["/photos",["id",0,"/"]]]
+["PhotoController@show",["/photos",["id",0,"/","\\w+"]]]
+["PhotoController@edit",["/photos",["id",0,"/","\\w+"],"/edit"]]
+["PhotoController@update",["/photos",["id",0,"/","\\w+"]]]
+["PhotoController@destroy",["/photos",["id",0,"/","\\w+"]]]
 ["AnimalController@getIndex",["/animals"]]
-["AnimalController@getView",["/animals/view",["id",1,"/"]]]
+["AnimalController@getView",["/animals/view",["id",1,"/","\\w+"]]]
 ["AnimalController@postSave",["/animals/save"]]
 ["HomeController@dashboard",["/admin"]]
 `);
 const hosts = templates(String.raw`
-["account.dashboard",[["account",0,""],".localhost"]]
+["account.dashboard",[["account",0,"","[^.]+",1],".localhost"]]
 `);
 
 /** Route names and their parameters, for `url()`. */
 export interface AppRouteParams {
+  /** GET / → a closure (fixtures/app/routes.ts:10) */
   home: {};
+  /** GET /hello/{name?} → a closure (fixtures/app/routes.ts:11) */
   hello: { name?: ParamValue };
+  /** GET /user/{id} → UserController@show (fixtures/app/routes.ts:13) */
   'user.show': { id: ParamValue };
+  /** GET /user/{id}/posts/{slug?} → UserController@posts (fixtures/app/routes.ts:14) */
   'user.posts': { id: ParamValue; slug?: ParamValue };
+  /** GET|POST /contact → HomeController@contact (fixtures/app/routes.ts:18) */
   contact: {};
+  /** GET /photos → PhotoController@index (fixtures/app/routes.ts:19) */
   'photos.index': {};
+  /** GET /photos/create → PhotoController@create (fixtures/app/routes.ts:19) */
   'photos.create': {};
+  /** POST /photos → PhotoController@store (fixtures/app/routes.ts:19) */
   'photos.store': {};
+  /** GET /photos/{id} → PhotoController@show (fixtures/app/routes.ts:19) */
   'photos.show': { id: ParamValue };
+  /** GET /photos/{id}/edit → PhotoController@edit (fixtures/app/routes.ts:19) */
   'photos.edit': { id: ParamValue };
+  /** PUT|PATCH /photos/{id} → PhotoController@update (fixtures/app/routes.ts:19) */
   'photos.update': { id: ParamValue };
+  /** DELETE /photos/{id} → PhotoController@destroy (fixtures/app/routes.ts:19) */
   'photos.destroy': { id: ParamValue };
+  /** GET /animals → AnimalController@getIndex (fixtures/app/routes.ts:20) */
   'animals.index': {};
+  /** GET /animals/view/{id?} → AnimalController@getView (fixtures/app/routes.ts:20) */
   'animals.view': { id?: ParamValue };
+  /** POST /animals/save → AnimalController@postSave (fixtures/app/routes.ts:20) */
   'animals.save': {};
+  /** GET //{account}.localhost/dashboard → a closure (fixtures/app/routes.ts:23) */
   'account.dashboard': { account: ParamValue };
+  /** GET /limited → a closure (fixtures/app/routes.ts:31) */
   limited: {};
+  /** GET /admin → HomeController@dashboard (fixtures/app/routers/admin.ts:4) */
   'admin.dashboard': {};
+  /** GET /admin/users/{id} → UserController@show (fixtures/app/routers/admin.ts:5) */
   'admin.users.show': { id: ParamValue };
+  /** GET /api/photos/{id} → PhotoController@show (fixtures/app/routers/api.ts:5) */
   'api.photo': { id: ParamValue };
+  /** GET /user/{id} → UserController@show (fixtures/app/routes.ts:13) */
   'UserController@show': { id: ParamValue };
+  /** GET /user/{id}/posts/{slug?} → UserController@posts (fixtures/app/routes.ts:14) */
   'UserController@posts': { id: ParamValue; slug?: ParamValue };
+  /** GET|POST /contact → HomeController@contact (fixtures/app/routes.ts:18) */
   'HomeController@contact': {};
+  /** GET /photos → PhotoController@index (fixtures/app/routes.ts:19) */
   'PhotoController@index': {};
+  /** GET /photos/create → PhotoController@create (fixtures/app/routes.ts:19) */
   'PhotoController@create': {};
+  /** POST /photos → PhotoController@store (fixtures/app/routes.ts:19) */
   'PhotoController@store': {};
+  /** GET /photos/{id} → PhotoController@show (fixtures/app/routes.ts:19) */
   'PhotoController@show': { id: ParamValue };
+  /** GET /photos/{id}/edit → PhotoController@edit (fixtures/app/routes.ts:19) */
   'PhotoController@edit': { id: ParamValue };
+  /** PUT|PATCH /photos/{id} → PhotoController@update (fixtures/app/routes.ts:19) */
   'PhotoController@update': { id: ParamValue };
+  /** DELETE /photos/{id} → PhotoController@destroy (fixtures/app/routes.ts:19) */
   'PhotoController@destroy': { id: ParamValue };
+  /** GET /animals → AnimalController@getIndex (fixtures/app/routes.ts:20) */
   'AnimalController@getIndex': {};
+  /** GET /animals/view/{id?} → AnimalController@getView (fixtures/app/routes.ts:20) */
   'AnimalController@getView': { id?: ParamValue };
+  /** POST /animals/save → AnimalController@postSave (fixtures/app/routes.ts:20) */
   'AnimalController@postSave': {};
+  /** GET /admin → HomeController@dashboard (fixtures/app/routers/admin.ts:4) */
   'HomeController@dashboard': {};
 }
+
+/** What the handler of each named route receives, in order: domain, URL, then setMatch() captures. */
+export interface AppHandlerParams {
+  home: [];
+  hello: [name: string | undefined];
+  'user.show': [id: string];
+  'user.posts': [id: string, slug: string | undefined];
+  contact: [];
+  'photos.index': [];
+  'photos.create': [];
+  'photos.store': [];
+  'photos.show': [id: string];
+  'photos.edit': [id: string];
+  'photos.update': [id: string];
+  'photos.destroy': [id: string];
+  'animals.index': [];
+  'animals.view': [id: string | undefined];
+  'animals.save': [];
+  'account.dashboard': [account: string];
+  limited: [];
+  'admin.dashboard': [];
+  'admin.users.show': [id: string];
+  'api.photo': [id: string];
+  'UserController@show': [id: string];
+  'UserController@posts': [id: string, slug: string | undefined];
+  'HomeController@contact': [];
+  'PhotoController@index': [];
+  'PhotoController@create': [];
+  'PhotoController@store': [];
+  'PhotoController@show': [id: string];
+  'PhotoController@edit': [id: string];
+  'PhotoController@update': [id: string];
+  'PhotoController@destroy': [id: string];
+  'AnimalController@getIndex': [];
+  'AnimalController@getView': [id: string | undefined];
+  'AnimalController@postSave': [];
+  'HomeController@dashboard': [];
+}
+
+/** The arguments the handler of the route named `N` receives: `RouteParams<'user.show'>`. */
+export type RouteParams<N extends keyof AppHandlerParams> = AppHandlerParams[N];
 
 /** What `url(name, params)` accepts for each route name. */
 export interface AppUrlParams {
@@ -485,7 +560,7 @@ export interface AppRoutesWithoutParams {
 }
 
 declare module 'course-router' {
-  interface RouteParams extends AppRouteParams {}
+  interface RouteNames extends AppRouteParams {}
   interface RouteUrlParams extends AppUrlParams {}
   interface RoutesWithoutParams extends AppRoutesWithoutParams {}
 }
@@ -506,6 +581,7 @@ const table = defineRoutes($routes, {
   bootManagers: [],
   csrfVerifier: CsrfVerifier,
   errorRedirect: undefined,
+  compiledBy: '0.1.0',
 });
 export default table;
 

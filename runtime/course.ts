@@ -2,15 +2,12 @@ import { startApp, type CourseApp } from './http/app.js';
 import type { StartOptions } from './http/dispatch.js';
 import * as dsl from './dsl/register.js';
 import type { RouteBuilder } from './dsl/route-builder.js';
-import type {
-  Callback,
-  ClassRef,
-  ClassReference,
-  GroupAttributes,
-  RouteSettings,
-} from './dsl/types.js';
+import type { RouteCallback } from './dsl/handler-types.js';
+import type { ClassRef, ClassReference, GroupAttributes, RouteSettings } from './dsl/types.js';
 import { request, response } from './features/helpers.js';
 import type { RouteTable } from './types.js';
+import { checkRelease } from './version.js';
+import { activeTable } from './matching/url.js';
 
 const ALL_VERBS = ['*'];
 
@@ -22,35 +19,59 @@ const ALL_VERBS = ['*'];
  * Course.get('/user/{id}', 'UserController@show').where('id', '[0-9]+').name('user.show');
  */
 export class Course {
-  static get(url: string, callback: Callback, settings?: RouteSettings): RouteBuilder {
+  static get<const U extends string, C extends ClassRef = ClassRef>(
+    url: U,
+    callback: RouteCallback<U, C>,
+    settings?: RouteSettings,
+  ): RouteBuilder {
     return dsl.addRoute('route', ['GET'], url, callback, settings);
   }
 
-  static post(url: string, callback: Callback, settings?: RouteSettings): RouteBuilder {
+  static post<const U extends string, C extends ClassRef = ClassRef>(
+    url: U,
+    callback: RouteCallback<U, C>,
+    settings?: RouteSettings,
+  ): RouteBuilder {
     return dsl.addRoute('route', ['POST'], url, callback, settings);
   }
 
-  static put(url: string, callback: Callback, settings?: RouteSettings): RouteBuilder {
+  static put<const U extends string, C extends ClassRef = ClassRef>(
+    url: U,
+    callback: RouteCallback<U, C>,
+    settings?: RouteSettings,
+  ): RouteBuilder {
     return dsl.addRoute('route', ['PUT'], url, callback, settings);
   }
 
-  static patch(url: string, callback: Callback, settings?: RouteSettings): RouteBuilder {
+  static patch<const U extends string, C extends ClassRef = ClassRef>(
+    url: U,
+    callback: RouteCallback<U, C>,
+    settings?: RouteSettings,
+  ): RouteBuilder {
     return dsl.addRoute('route', ['PATCH'], url, callback, settings);
   }
 
-  static delete(url: string, callback: Callback, settings?: RouteSettings): RouteBuilder {
+  static delete<const U extends string, C extends ClassRef = ClassRef>(
+    url: U,
+    callback: RouteCallback<U, C>,
+    settings?: RouteSettings,
+  ): RouteBuilder {
     return dsl.addRoute('route', ['DELETE'], url, callback, settings);
   }
 
-  static options(url: string, callback: Callback, settings?: RouteSettings): RouteBuilder {
+  static options<const U extends string, C extends ClassRef = ClassRef>(
+    url: U,
+    callback: RouteCallback<U, C>,
+    settings?: RouteSettings,
+  ): RouteBuilder {
     return dsl.addRoute('route', ['OPTIONS'], url, callback, settings);
   }
 
   /** Matches each listed verb (lower- or upper-case). */
-  static match(
+  static match<const U extends string, C extends ClassRef = ClassRef>(
     verbs: readonly string[],
-    url: string,
-    callback: Callback,
+    url: U,
+    callback: RouteCallback<U, C>,
     settings?: RouteSettings,
   ): RouteBuilder {
     return dsl.addRoute(
@@ -63,17 +84,29 @@ export class Course {
   }
 
   /** Matches every verb. */
-  static any(url: string, callback: Callback, settings?: RouteSettings): RouteBuilder {
+  static any<const U extends string, C extends ClassRef = ClassRef>(
+    url: U,
+    callback: RouteCallback<U, C>,
+    settings?: RouteSettings,
+  ): RouteBuilder {
     return dsl.addRoute('route', ALL_VERBS, url, callback, settings);
   }
 
   /** Matches every verb; used with `setMatch()` for a whole-route regex. */
-  static all(url: string, callback: Callback, settings?: RouteSettings): RouteBuilder {
+  static all<const U extends string, C extends ClassRef = ClassRef>(
+    url: U,
+    callback: RouteCallback<U, C>,
+    settings?: RouteSettings,
+  ): RouteBuilder {
     return dsl.addRoute('route', ALL_VERBS, url, callback, settings);
   }
 
   /** Matches GET and POST. */
-  static form(url: string, callback: Callback, settings?: RouteSettings): RouteBuilder {
+  static form<const U extends string, C extends ClassRef = ClassRef>(
+    url: U,
+    callback: RouteCallback<U, C>,
+    settings?: RouteSettings,
+  ): RouteBuilder {
     return dsl.addRoute('route', ['GET', 'POST'], url, callback, settings);
   }
 
@@ -148,6 +181,7 @@ export class Course {
    * await Course.start(routes).listen(3000);
    */
   static start(table?: RouteTable, options?: StartOptions): CourseApp {
+    checkRelease(table ?? activeTable());
     return startApp(table, options);
   }
 

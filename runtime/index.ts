@@ -30,23 +30,22 @@ export type {
   ResourceController,
 } from './interfaces.js';
 export type {
-  AnyUrlParams,
   ParamValue,
   Query,
   QueryValue,
   RouteName,
-  RouteParams,
+  RouteNames,
   RoutesWithoutParams,
   RouteUrlParams,
   UrlParams,
-  UrlParamsOf,
 } from './matching/url.js';
+export type { RouteTable } from './types.js';
 export type {
-  MatchHit,
-  MiddlewareEntry,
-  Params,
-  RouteEntry,
-  RouteTable,
-  UrlPart,
-} from './types.js';
-export type * from './dsl/types.js';
+  Callback,
+  ClassRef,
+  ClassReference,
+  GroupAttributes,
+  RegexLike,
+  RouteSettings,
+} from './dsl/types.js';
+export type { RouteCallback, RouteClosure, UrlParamTypes } from './dsl/handler-types.js';

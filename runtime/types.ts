@@ -58,7 +58,9 @@ export interface MatchHit {
 /**
  * A piece of a URL template for `url()`: a literal, or `[name, optional, separator]`.
  */
-export type UrlPart = string | readonly [name: string, optional: 0 | 1, separator: string];
+export type UrlPart =
+  | string
+  | readonly [name: string, optional: 0 | 1, separator: string, regex?: string, caseless?: 1];
 
 /** The compiled routing table: the default export of the generated module. */
 export interface RouteTable {
@@ -90,6 +92,8 @@ export interface RouteTable {
   readonly csrfVerifier?: Instantiable<{ handle(request: never): unknown }>;
   /** `Course.error(true, url)`: unmatched requests are redirected here. */
   readonly errorRedirect?: string;
+  /** The release of the compiler that built the table (`checkRelease`). */
+  readonly compiledBy?: string;
   /** Route callbacks by `'Class@method'`, for `setRewriteCallback('Class@method')`. */
   readonly callbacks?: Readonly<Record<string, (params: Params) => unknown>>;
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { build, BuildError, formatLocation, type RouteDefinitionError } from 'course-compiler';
-import { printDiagnostics, type Output } from '../output.js';
+import { count, printDiagnostics, type Output } from '../output.js';
 
 /** Options of `course build`. */
 export interface BuildCommandOptions {
@@ -56,13 +56,14 @@ export async function runBuild(options: BuildCommandOptions, out: Output): Promi
       return 1;
     }
     const verb = result.closures === undefined ? 'is' : 'are';
-    if (!options.quiet) out.info(`${file} ${verb} up to date (${result.app.routes.length} routes)`);
+    if (!options.quiet)
+      out.info(`${file} ${verb} up to date (${count(result.app.routes.length, 'route')})`);
     return 0;
   }
   if (!options.quiet) {
     const verb = result.written ? 'wrote' : 'unchanged';
     out.info(
-      `${verb} ${file}: ${result.app.routes.length} routes from ${result.files.length} files in ${Math.round(result.milliseconds)} ms`,
+      `${verb} ${file}: ${count(result.app.routes.length, 'route')} from ${count(result.files.length, 'file')} in ${Math.round(result.milliseconds)} ms`,
     );
   }
   return 0;

@@ -84,6 +84,14 @@ export async function generateFiles(
   const paths = await appPaths(options.root);
   const table = tableName(name);
   if (options.remove) return removeComponent(name, table, paths, !!options.yes, out);
+  // Every file is checked before any is written: a component is made whole or not at all.
+  const existing = existingFiles(name, table, paths);
+  if (existing.length > 0) {
+    const list = existing.map((file) => path.relative(paths.root, file)).join(', ');
+    throw new CliError(
+      `${list} already exist${existing.length === 1 ? 's' : ''}; nothing was written (remove ${existing.length === 1 ? 'it' : 'them'} or choose another name)`,
+    );
+  }
   await createController(`${name}Controller`, options, out);
   await createModel(name, options, out);
   const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
@@ -99,6 +107,24 @@ export async function generateFiles(
 // --- internal ---
 
 type AppPaths = Awaited<ReturnType<typeof appPaths>>;
+
+/** The files of a component that exist: controller, model, migrations, seeder. */
+function existingFiles(name: string, table: string, paths: AppPaths): string[] {
+  return [
+    path.join(paths.controllers, `${name}Controller.ts`),
+    path.join(paths.models, `${name}.ts`),
+    ...migrationsOf(table, paths),
+    path.join(paths.seeds, `${name}Seed.ts`),
+  ].filter((file) => existsSync(file));
+}
+
+/** The migrations that create `table` (`<stamp>_create_<table>.ts`). */
+function migrationsOf(table: string, paths: AppPaths): string[] {
+  const migration = new RegExp(`^\\d+_create_${table}\\.ts$`);
+  return (existsSync(paths.migrations) ? readdirSync(paths.migrations) : [])
+    .filter((file) => migration.test(file))
+    .map((file) => path.join(paths.migrations, file));
+}
 
 async function ensureDatabaseConfig(paths: AppPaths, out: Output): Promise<void> {
   if (existsSync(paths.database)) return;
@@ -122,15 +148,7 @@ async function removeComponent(
   yes: boolean,
   out: Output,
 ): Promise<number> {
-  const migration = new RegExp(`^\\d+_create_${table}\\.ts$`);
-  const files = [
-    path.join(paths.controllers, `${name}Controller.ts`),
-    path.join(paths.models, `${name}.ts`),
-    ...(existsSync(paths.migrations) ? readdirSync(paths.migrations) : [])
-      .filter((file) => migration.test(file))
-      .map((file) => path.join(paths.migrations, file)),
-    path.join(paths.seeds, `${name}Seed.ts`),
-  ].filter((file) => existsSync(file));
+  const files = existingFiles(name, table, paths);
   if (files.length === 0) throw new CliError(`no file of the component ${name} exists`);
   await removed(files, yes, out);
   out.info(`kept ${paths.database}: every model uses it`);

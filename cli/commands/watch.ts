@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { BuildError, watch } from 'course-compiler';
 import { onStrayError, strayError } from '../lifetime.js';
-import { printDiagnostics, reportFailure, type Output } from '../output.js';
+import { count, printDiagnostics, reportFailure, type Output } from '../output.js';
 import { outputs } from './build.js';
 
 /**
@@ -36,7 +36,7 @@ export async function runWatch(
       if (options.quiet && !result.written) return;
       const file = outputs(result);
       out.info(
-        `${result.written ? 'wrote' : 'unchanged'} ${file}: ${result.app.routes.length} routes in ${Math.round(result.milliseconds)} ms`,
+        `${result.written ? 'wrote' : 'unchanged'} ${file}: ${count(result.app.routes.length, 'route')} in ${Math.round(result.milliseconds)} ms`,
       );
     },
   });

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { CompiledApp, PatternToken, RouteRecord } from '../types.js';
 import { code, printed, type Chunk } from './_chunk.js';
 import { key, rowsCall, str } from './_print.js';
@@ -13,11 +14,11 @@ export function emitNames(app: CompiledApp): Chunk[] {
   const names = named.map(([name, route]) => JSON.stringify([name, template(route.tokens)]));
   const hosts = named
     .filter(([, route]) => route.domain)
-    .map(([name, route]) => JSON.stringify([name, template(route.domain!.tokens)]));
+    .map(([name, route]) => JSON.stringify([name, template(route.domain!.tokens, true)]));
   return [
     printed(`/**
  * URL templates by route name and by \`'Class@method'\`, one per line: literals, and
- * parameters as \`[name, optional, separator]\`.
+ * parameters as \`[name, optional, separator, regex, caseless?]\`.
  */
 const names = ${rowsCall('templates', [], names)};
 const hosts = ${rowsCall('templates', [], hosts)};`),
@@ -28,8 +29,21 @@ const hosts = ${rowsCall('templates', [], hosts)};`),
       empty:
         '/** Route names and their parameters, for `url()`. */\nexport interface AppRouteParams {}',
       terminator: ';',
-      entries: named.map(([name, route]) => ({ text: `  ${key(name)}: ${paramsType(route)}` })),
+      entries: named.map(([name, route]) => ({
+        text: `  ${describe(route, app.root)}\n  ${key(name)}: ${paramsType(route)}`,
+      })),
     },
+    {
+      kind: 'list',
+      open: '/** What the handler of each named route receives, in order: domain, URL, then setMatch() captures. */\nexport interface AppHandlerParams {',
+      close: '}',
+      empty:
+        '/** What the handler of each named route receives, in order: domain, URL, then setMatch() captures. */\nexport interface AppHandlerParams {}',
+      terminator: ';',
+      entries: named.map(([name, route]) => ({ text: `  ${key(name)}: ${handlerTuple(route)}` })),
+    },
+    printed(`/** The arguments the handler of the route named \`N\` receives: \`RouteParams<'user.show'>\`. */
+export type RouteParams<N extends keyof AppHandlerParams> = AppHandlerParams[N];`),
     {
       kind: 'list',
       open: '/** What `url(name, params)` accepts for each route name. */\nexport interface AppUrlParams {\n  [name: string]: AnyUrlParams;',
@@ -51,7 +65,7 @@ const hosts = ${rowsCall('templates', [], hosts)};`),
         .map(([name]) => ({ text: `  ${key(name)}: 0` })),
     },
     code(`declare module 'course-router' {
-  interface RouteParams extends AppRouteParams {}
+  interface RouteNames extends AppRouteParams {}
   interface RouteUrlParams extends AppUrlParams {}
   interface RoutesWithoutParams extends AppRoutesWithoutParams {}
 }`),
@@ -74,10 +88,22 @@ export function namedRoutes(routes: readonly RouteRecord[]): Map<string, RouteRe
 // --- internal ---
 
 /** A URL template as \`url()\` reads it (runtime \`UrlPart\`). */
-function template(tokens: readonly PatternToken[]): (string | [string, 0 | 1, string])[] {
-  return tokens.map((token) =>
-    token.kind === 'literal' ? token.text : [token.name, token.optional ? 1 : 0, token.separator],
-  );
+function template(
+  tokens: readonly PatternToken[],
+  host = false,
+): (string | [string, 0 | 1, string, string, 1?])[] {
+  return tokens.map((token) => {
+    if (token.kind === 'literal') return token.text;
+    const part: [string, 0 | 1, string, string, 1?] = [
+      token.name,
+      token.optional ? 1 : 0,
+      token.separator,
+      token.regex,
+    ];
+    // Hosts are matched case-insensitively (`HOST_FLAGS`).
+    if (host || token.caseless) part.push(1);
+    return part;
+  });
 }
 
 function routeParams(route: RouteRecord) {
@@ -96,6 +122,31 @@ function urlParamNames(route: RouteRecord): { required: string[]; optional: stri
     required: params.slice(0, last + 1).map((p) => p.name),
     optional: params.slice(last + 1).map((p) => p.name),
   };
+}
+
+/**
+ * One line of JSDoc for a route name: its verbs, URL, handler and where it is defined, which an
+ * editor shows for the name.
+ */
+function describe(route: RouteRecord, root: string): string {
+  const verbs = route.verbs.includes('*') ? 'ANY' : route.verbs.join('|');
+  const host = route.domain ? `//${route.domain.pattern}` : '';
+  const file = path.relative(root, route.source.file).split(path.sep).join('/');
+  const handler = route.handler.kind === 'closure' ? 'a closure' : route.handlerLabel;
+  const text = `${verbs} ${host}${route.url || '/'} → ${handler} (${file}:${route.source.line})`;
+  return `/** ${text.replaceAll('*/', '*\\/')} */`;
+}
+
+/**
+ * The tuple a route's handler receives: domain parameters, URL parameters (an optional one may
+ * be `undefined`), then `setMatch` captures as `$1`, `$2`…
+ */
+function handlerTuple(route: RouteRecord): string {
+  const params = routeParams(route).map(
+    (p) => `${p.name}: string${p.optional ? ' | undefined' : ''}`,
+  );
+  for (let i = 1; i <= (route.match?.captures ?? 0); i++) params.push(`$${i}: string`);
+  return `[${params.join(', ')}]`;
 }
 
 function paramsType(route: RouteRecord): string {

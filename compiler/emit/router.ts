@@ -4,6 +4,7 @@ import type { EmitContext } from './_context.js';
 import { HOST_FLAGS } from '../groups.js';
 import { regexLiteral, str } from './_print.js';
 import { hostBound } from './bounds.js';
+import { COMPILER_VERSION } from '../version.js';
 
 /**
  * Router-wide parts: exception-handler groups for unmatched requests, boot managers, the CSRF
@@ -26,6 +27,7 @@ export function emitRouter(app: CompiledApp, context: EmitContext): Chunk[] {
     `bootManagers: [${app.bootManagers.map((b) => context.classLocal(b.class)).join(', ')}]`,
     `csrfVerifier: ${app.csrfVerifier ? context.classLocal(app.csrfVerifier.class) : 'undefined'}`,
     `errorRedirect: ${app.errorRedirect === undefined ? 'undefined' : str(app.errorRedirect)}`,
+    `compiledBy: ${str(COMPILER_VERSION)}`,
   ];
   return [
     code(`/** Groups with exception handlers, innermost first: an error goes to those around its request. */

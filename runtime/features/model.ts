@@ -30,35 +30,53 @@ export type Row = Record<string, unknown>;
 /** A primary key: a number for an auto-increment id (SQLite, MySQL), a string for text keys. */
 export type Key = number | string;
 
+/** The row type a model class declares (`declare static readonly row: PostRow`), else `Row`. */
+export type RowOf<M> = M extends { readonly row: infer R extends Row } ? R : Row;
+
+/** The columns the database fills itself: an insert may leave them out. */
+type AutoColumns = 'id' | 'created_at' | 'updated_at';
+
+/** What `create()` takes: every column of the row but those the database fills. */
+export type NewRow<R> = Omit<R, AutoColumns> & Partial<Pick<R, AutoColumns & keyof R>>;
+
 /**
- * A table of the app's database. Subclasses set `table` and `database` (a Knex configuration);
- * every read and write goes through these methods or `query()`.
+ * A table of the app's database. Subclasses set `table` and `database` (a Knex configuration),
+ * and declare their row type (`declare static readonly row: PostRow`), which types what every
+ * method reads and writes; every read and write goes through these methods or `query()`.
  */
 export abstract class Model {
   static readonly table: string;
   static readonly database: Knex.Config;
   static readonly primaryKey: string = 'id';
+  /** The type of a row of the table, for tsc only: declared by subclasses, never set. */
+  declare static readonly row: Row;
 
   /** A query builder on the table. */
   static query(): Knex.QueryBuilder {
     return connect(this.database)(this.table);
   }
 
-  static all(): Promise<Row[]> {
+  static all<M extends typeof Model>(this: M): Promise<RowOf<M>[]> {
     return this.query().select('*').orderBy(this.primaryKey);
   }
 
-  static async find(id: Key): Promise<Row | undefined> {
-    return (await this.query().where(this.primaryKey, id).first()) as Row | undefined;
+  static async find<M extends typeof Model>(this: M, id: Key): Promise<RowOf<M> | undefined> {
+    return (await this.query().where(this.primaryKey, id).first()) as RowOf<M> | undefined;
   }
 
-  static where(column: string, value: Knex.Value): Promise<Row[]> {
+  static where<M extends typeof Model>(
+    this: M,
+    column: keyof RowOf<M> & string,
+    value: Knex.Value,
+  ): Promise<RowOf<M>[]> {
     return this.query().where(column, value).select('*');
   }
 
   /** Inserts a row and returns its primary key. */
-  static async create(values: Row): Promise<Key> {
-    const [inserted] = (await this.query().insert(values).returning(this.primaryKey)) as unknown[];
+  static async create<M extends typeof Model>(this: M, values: NewRow<RowOf<M>>): Promise<Key> {
+    const [inserted] = (await this.query()
+      .insert(values as Row)
+      .returning(this.primaryKey)) as unknown[];
     // A row where the database honours `returning` (SQLite, PostgreSQL); the id where not (MySQL).
     const key =
       typeof inserted === 'object' ? (inserted as Row | null)?.[this.primaryKey] : inserted;
@@ -68,8 +86,14 @@ export abstract class Model {
   }
 
   /** Updates a row; the number of rows changed. */
-  static update(id: Key, values: Row): Promise<number> {
-    return this.query().where(this.primaryKey, id).update(values);
+  static update<M extends typeof Model>(
+    this: M,
+    id: Key,
+    values: Partial<RowOf<M>>,
+  ): Promise<number> {
+    return this.query()
+      .where(this.primaryKey, id)
+      .update(values as Row);
   }
 
   /** Deletes a row; the number of rows deleted. */

@@ -1,6 +1,7 @@
 import type { RouteTable } from '../types.js';
 import type { RouteList } from './route-list.js';
 import { registerTable } from './url.js';
+import { GENERATED } from '../version.js';
 
 /** What the generated module gives `defineRoutes` besides its route table. */
 export type TableParts = Omit<RouteTable, 'routes' | 'callbacks'>;
@@ -31,6 +32,8 @@ class GeneratedTable implements RouteTable {
   readonly bootManagers: RouteTable['bootManagers'];
   readonly csrfVerifier: RouteTable['csrfVerifier'];
   readonly errorRedirect: RouteTable['errorRedirect'];
+  readonly compiledBy: RouteTable['compiledBy'];
+  readonly [GENERATED] = true;
   readonly #list: RouteList;
 
   constructor(list: RouteList, parts: TableParts) {
@@ -44,6 +47,7 @@ class GeneratedTable implements RouteTable {
     this.bootManagers = parts.bootManagers;
     this.csrfVerifier = parts.csrfVerifier;
     this.errorRedirect = parts.errorRedirect;
+    this.compiledBy = parts.compiledBy;
   }
 
   get routes(): RouteTable['routes'] {

@@ -10,7 +10,7 @@ import { vendored } from '../packages.js';
  * `url('user.show', { id: 5 })` is checked by tsc against the app's routes.
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface RouteParams {}
+export interface RouteNames {}
 
 /** A value that can fill a placeholder. */
 export type ParamValue = string | number | boolean | bigint;
@@ -23,7 +23,7 @@ export type QueryValue =
 export type Query = Readonly<Record<string, QueryValue>>;
 
 /** A route name of the app. */
-export type RouteName = keyof RouteParams;
+export type RouteName = keyof RouteNames;
 
 /** What `url()` accepts as the parameters of a route, whichever route it names. */
 export type AnyUrlParams = object | readonly ParamValue[] | null;
@@ -145,6 +145,23 @@ const TABLE = Symbol.for('course-router.table');
 const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
 type Holder = { [TABLE]?: RouteTable };
 
+const regexes = new WeakMap<object, RegExp>();
+
+/**
+ * Whether the route's regex for a placeholder takes `value` as the router will test it: in the
+ * normalised path, which keeps `%2F` and `%25` encoded (`/` and `%` in a value arrive so), and,
+ * for a value holding them, decoded too (`decodedPasses`).
+ */
+function takes(part: Exclude<UrlPart, string>, value: string): boolean {
+  const source = part[3];
+  if (source === undefined) return true;
+  let regex = regexes.get(part);
+  if (regex === undefined)
+    regexes.set(part, (regex = new RegExp(`^(?:${source})$`, part[4] ? 'iu' : 'u')));
+  const seen = value.replaceAll('%', '%25').replaceAll('/', '%2F');
+  return regex.test(seen) && (seen === value || regex.test(value));
+}
+
 /** Fills templates in turn (host, then path), taking positional values in that order. */
 function filler(
   name: string,
@@ -177,7 +194,13 @@ function filler(
           `course: url(${JSON.stringify(name)}) gives "${param}" but not the optional "${skipped}" before it`,
         );
       }
-      out += separator + encodeURIComponent(String(value));
+      const text = String(value);
+      if (!takes(part, text)) {
+        throw new Error(
+          `course: url(${JSON.stringify(name)}) gives "${param}" the value ${JSON.stringify(text)}, which its route does not match (${part[3]}): the URL would not reach the route`,
+        );
+      }
+      out += separator + encodeURIComponent(text);
     }
     return out;
   };

@@ -28,7 +28,7 @@ describe('course build', () => {
     const result = await runCli(['build', '--root', dir]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(
-      /^wrote .*routes\.gen\.ts and .*routes\.closures\.gen\.ts: 1 routes from 1 files in \d+ ms\n$/,
+      /^wrote .*routes\.gen\.ts and .*routes\.closures\.gen\.ts: 1 route from 1 file in \d+ ms\n$/,
     );
   });
 
@@ -181,7 +181,7 @@ describe('course build', () => {
         // No closure, no closures module: the build removes it, and the module stops importing it.
         writeFile(app, 'routes.ts', ROUTES.replace("() => 'one'", "'Home@index'"));
         const built = await runCli(['build', '--root', app]);
-        expect(built.stdout).toMatch(/^wrote \S*routes\.gen\.ts: 1 routes/);
+        expect(built.stdout).toMatch(/^wrote \S*routes\.gen\.ts: 1 route /);
         expect(existsSync(sibling)).toBe(false);
         expect(readFileSync(main, 'utf8')).not.toContain('routes.closures.gen');
         // One left behind is stale: --check names it, a build removes it.

@@ -4,6 +4,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -125,6 +126,13 @@ describe('generators', () => {
           "table.increments('id');\n    table.string('title').notNullable();",
         ),
       );
+      // The model's row type follows its migration: the column is added there too.
+      const model = path.join(dir, 'app/Components/Model/Post.ts');
+      expect(readFileSync(model, 'utf8')).toContain('declare static readonly row: PostRow;');
+      writeFileSync(
+        model,
+        readFileSync(model, 'utf8').replace('id: number;', 'id: number;\n  title: string;'),
+      );
       const seeder = path.join(dir, 'app/Database/seeds/PostSeed.ts');
       writeFileSync(
         seeder,
@@ -139,7 +147,7 @@ describe('generators', () => {
       expect(migrate.code, migrate.stderr).toBe(0);
       expect(migrate.stdout).toMatch(/batch 1: .*create_posts/);
       const seed = await runCli(['seed', '--root', dir], dir, env);
-      expect(seed.stdout).toContain('ran 1 seeders');
+      expect(seed.stdout).toContain('ran 1 seeder\n');
       writeFileSync(
         path.join(dir, 'read.ts'),
         `import { Post } from './app/Components/Model/Post.js';\nimport { disconnect } from 'course-router/db';\nimport database from './app/Database/config.js';\nconst id = await Post.create({ title: 'third' });\nconsole.log(JSON.stringify({ id, rows: (await Post.all()).map((r) => r.title), found: (await Post.find(1))?.title }));\nawait disconnect(database);\n`,
@@ -155,6 +163,25 @@ describe('generators', () => {
       expect(back.stdout).toMatch(/rolled back batch 1/);
     },
   );
+
+  it("a model's rows are typed: a misspelt column is a tsc error", async () => {
+    writeFileSync(
+      path.join(dir, 'app/typo.ts'),
+      `import { Post } from './Components/Model/Post.js';
+await Post.create({ titel: 'typo' });
+const post = await Post.find(1);
+export const title: string | undefined = post?.title;
+export const nope = post?.body;
+`,
+    );
+    const output = await tsc();
+    rmSync(path.join(dir, 'app/typo.ts'));
+    expect(output).toMatch(
+      /typo\.ts\(2,\d+\): error TS2561: .*'titel' does not exist in type 'NewRow<PostRow>'\. Did you mean to write 'title'\?/,
+    );
+    expect(output).toMatch(/typo\.ts\(5,\d+\): error TS2339: Property 'body' does not exist/);
+    expect(output.match(/error TS/g)).toHaveLength(2);
+  });
 
   it('the README snippet type-checks: create() gives the key find() takes', async () => {
     writeFileSync(
@@ -219,6 +246,32 @@ describe('generate:files names and --remove', () => {
       "table = 'people'",
     );
     expect(await tsc(app)).toBe('');
+  });
+
+  it('checks every file before writing any: a model already there leaves the component unmade', async () => {
+    expect((await runCli(['create:model', 'Widget', '--root', app], app)).code).toBe(0);
+    const result = await generate('--component=Widget');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'course: app/Components/Model/Widget.ts already exists; nothing was written (remove it or choose another name)\n',
+    );
+    expect(existsSync(path.join(app, 'app/Components/Controller/WidgetController.ts'))).toBe(false);
+    expect(existsSync(path.join(app, 'app/Database/seeds/WidgetSeed.ts'))).toBe(false);
+    expect(migrations().filter((f) => f.endsWith('_create_widgets.ts'))).toEqual([]);
+  });
+
+  it('a failing seeder is one line: where in the seeder, and the message', async () => {
+    writeFileSync(
+      path.join(app, 'app/Database/seeds/BadSeed.ts'),
+      `import type { Knex } from 'knex';\n\nexport async function seed(knex: Knex): Promise<void> {\n  await knex('widgets').insert([]);\n}\n`,
+    );
+    const env = { DATABASE_FILE: path.join(app, 'seed.sqlite') };
+    const seed = await runCli(['seed', '--root', app], app, env);
+    rmSync(path.join(app, 'app/Database/seeds/BadSeed.ts'));
+    expect(seed.code).toBe(1);
+    expect(seed.stderr).toMatch(
+      /^course: app\/Database\/seeds\/BadSeed\.ts:4:\d+: the seeder failed: .*The query is empty\n$/,
+    );
   });
 
   it('--remove deletes everything the generator made, migration found by name, and says what it keeps', async () => {

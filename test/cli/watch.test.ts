@@ -44,7 +44,7 @@ afterAll(() => {
 describe('course watch', () => {
   it('builds at start, then rebuilds when a route file changes', async () => {
     expect(stdout).toMatch(
-      /wrote .*routes\.gen\.ts and .*routes\.closures\.gen\.ts: 1 routes in \d+ ms/,
+      /wrote .*routes\.gen\.ts and .*routes\.closures\.gen\.ts: 1 route in \d+ ms/,
     );
     writeFile(
       dir,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { importTable, removeApp, runCli, send, serve, writeApp } from '../_utils.js';
 
-const CONTROLLER = `export class Shop {\n  show(id: string) { return id; }\n}\n`;
+const CONTROLLER = `export class Shop {\n  show(...params: (string | undefined)[]) { return params.join(); }\n}\n`;
 const HEAD = `import { Course } from 'course-router';\n`;
 const PHOTOS = `export class Photos {
   index() {}

@@ -24,6 +24,8 @@ Course.get('/teapot', () => { throw new HttpException(418, 'short and stout'); }
 Course.get('/boom/{x}', (x: string) => { throw new Error('bad ' + x); }).where('x', '[^]+');
 // \`.+\`: a value may hold a slash (\`a/..\`, sent as \`a%2F..\`), which \`[^/]+\` refuses decoded.
 Course.get('/file/{name}', (name: string) => 'file:' + name).name('file').where('name', '.+');
+Course.get('/word/{name}', (name) => 'word:' + name).name('word');
+Course.get('/num/{n}/{rest?}', (n, rest) => n + (rest ?? '')).name('num').where({ n: '[0-9]+', rest: '[^/]+' });
 `;
 
 const FILES = {
@@ -157,6 +159,27 @@ describe('errors and logs', () => {
     // Two adapters, two requests; a 5xx HttpException's message goes to the log, not the client.
     expect(heads).toHaveLength(4);
     expect(heads[2]).toBe('course: GET /fail failed: HttpException: db password is hunter2');
+  });
+});
+
+describe("url() and the route's regexes", () => {
+  it("refuses a value the parameter's regex would not match: the URL would not reach the route", async () => {
+    expect(() => buildUrl(table, 'word', { name: 'a/b' })).toThrow(
+      'course: url("word") gives "name" the value "a/b", which its route does not match (\\w+): the URL would not reach the route',
+    );
+    expect(() => buildUrl(table, 'num', ['x'])).toThrow(/gives "n" the value "x"/);
+    expect(() => buildUrl(table, 'num', [1, 'a/b'])).toThrow(/gives "rest" the value "a\/b"/);
+    expect(() => buildUrl(table, 'num', [1, '50%'])).not.toThrow();
+  });
+
+  it('a value it accepts reaches the route, as the value given', async () => {
+    for (const [name, params, body] of [
+      ['word', { name: 'abc_1' }, 'word:abc_1'],
+      ['num', [42], '42'],
+      ['num', [42, '50%'], '4250%'],
+      ['file', { name: 'a/b' }, 'file:a/b'],
+    ] as const)
+      expect((await get(buildUrl(table, name, params))).body, name).toBe(body);
   });
 });
 

@@ -32,7 +32,8 @@ Course.get('/Case', () => 'Case');
 Course.get('/limit', () => 'limit ' + LIMIT);
 Course.get('/two-helpers', () => request().method + ' ' + url('home'));
 
-Course.get('/shop/{id}', 'Shop@show').name('shop.show');
+// A space is a value url() encodes (as %20), which the route takes.
+Course.get('/shop/{id}', 'Shop@show').name('shop.show').where('id', '[\\\\w ]+');
 Course.get('/shop-tuple/{id}', [Shop, 'show']);
 Course.get('/absolute', '\\\\App\\\\Components\\\\Controller\\\\Shop@index');
 Course.get('/ns', 'Extra@hello').setNamespace('Sub');

@@ -60,6 +60,29 @@ export const s: string = url('archive', null);
     expect(result.code).toBe(0);
   });
 
+  it("RouteParams<'name'> is the tuple the route's handler receives, domain parameters first", async () => {
+    writeFile(
+      dir,
+      'uses.ts',
+      `import type { RouteParams } from './generated/routes.gen.js';
+export const a: RouteParams<'user.show'> = ['5'];
+export const b: RouteParams<'post'> = ['x', undefined];
+export const c: RouteParams<'team'> = ['acme', 'ann'];
+export const d: RouteParams<'home'> = [];
+export const show = (...params: RouteParams<'docs'>) => params.join();
+// @ts-expect-error parameters arrive as strings
+export const e: RouteParams<'user.show'> = [5];
+// @ts-expect-error the comment may be undefined, the post may not
+export const f: RouteParams<'post'> = [undefined, 'x'];
+// @ts-expect-error no such route
+export type G = RouteParams<'no.such.route'>;
+`,
+    );
+    const result = await tsc(dir);
+    expect(result.output).toBe('');
+    expect(result.code).toBe(0);
+  });
+
   it('rejects a wrong parameter name, missing parameters, an unknown route and a bad value', async () => {
     writeFile(
       dir,

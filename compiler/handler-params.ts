@@ -1,0 +1,227 @@
+import path from 'node:path';
+import type { ts as Ts } from 'ts-morph';
+import { Node, ts, type ParameterDeclaration } from './_ts-morph.js';
+import type { SourceLocation } from 'course-router/internal';
+import type { Diagnostics } from './errors.js';
+import type { RouteDraft } from './normalize.js';
+import type { SourceIndex } from './source-index.js';
+
+/** A value a handler receives by position (CONTRACT §5.2), and what it may be. */
+export interface Delivered {
+  /** The route parameter's name; `undefined` for a `setMatch` capture or a middleware argument. */
+  name: string | undefined;
+  /** It may be `undefined` (an optional route parameter). */
+  optional: boolean;
+  /** Where it comes from, for messages: `{id}`, `{gid} of the group prefix`, `capture 1`. */
+  what: string;
+}
+
+/** What a route delivers to its handler: domain, URL (prefixes included), `setMatch` captures. */
+export function deliveredOf(draft: RouteDraft): Delivered[] {
+  const own = new Set([...String(draft.definition.url).matchAll(/\{(\w+)\??\}/g)].map((m) => m[1]));
+  const param = (from: string) => (p: { name: string; optional: boolean }) => ({
+    name: p.name,
+    optional: p.optional,
+    what: `{${p.name}${p.optional ? '?' : ''}}${own.has(p.name) ? '' : from}`,
+  });
+  return [
+    ...(draft.domain?.params ?? []).map(param(' of the domain')),
+    ...draft.params.map(param(' of the group prefix')),
+    ...Array.from({ length: draft.match?.captures ?? 0 }, (_, i) => ({
+      name: undefined,
+      optional: false,
+      what: `capture ${i + 1} of setMatch()`,
+    })),
+  ];
+}
+
+/** What a handler declares, as far as the check needs it. */
+interface Declared {
+  name: string;
+  loc: SourceLocation;
+  /** A required parameter: no `?`, no default, not a rest. */
+  required: boolean;
+  rest: boolean;
+  /** Its type (a rest's element type) takes a `string`; `undefined` when it takes `undefined`. */
+  takesString: boolean;
+  takesUndefined: boolean;
+  /** The type as written, for messages. */
+  typeText: string;
+}
+
+/** The function-like node whose parameters a handler declares. */
+export type HandlerDeclaration = Node;
+
+/**
+ * Checks a handler's declared parameters against what the route delivers (CONTRACT §5.9): each
+ * must take a `string` (and `undefined` where the route parameter is optional), and it may not
+ * require more than are delivered. Errors are at `loc`, the route call, and name the handler's
+ * parameter and where it is declared; a route parameter reaching a parameter of another name is
+ * a warning. `skip` leading parameters are not the route's (a middleware's request).
+ */
+export function checkHandlerParams(
+  label: string,
+  declaration: HandlerDeclaration,
+  delivered: readonly Delivered[],
+  loc: SourceLocation,
+  root: string,
+  index: SourceIndex,
+  diagnostics: Diagnostics,
+  skip = 0,
+): void {
+  const declared = declaredParams(declaration, index)?.slice(skip);
+  if (declared === undefined) return;
+  const where = (d: Declared) => `declared at ${relative(d.loc, root)}`;
+  for (const [i, d] of declared.entries()) {
+    if (d.rest) {
+      const bad = delivered
+        .slice(i)
+        .find((v) => !d.takesString || (v.optional && !d.takesUndefined));
+      if (bad)
+        diagnostics.error(
+          'E_HANDLER',
+          `${label}: its rest parameter ...${d.name}: ${d.typeText} cannot take ${bad.what}, a string${bad.optional ? ' or undefined' : ''} (${where(d)})`,
+          loc,
+          `${skip ? 'middleware arguments' : 'route parameters'} arrive as strings: declare ...${d.name}: string[]`,
+        );
+      break;
+    }
+    const value = delivered[i];
+    if (value === undefined) {
+      if (d.required)
+        diagnostics.error(
+          'E_HANDLER',
+          `${label}: its parameter ${d.name} is required, but the route gives ${count(delivered.length)} (${where(d)})`,
+          loc,
+          `make it optional (${d.name}?: string) or add {${d.name}} to the URL`,
+        );
+      continue;
+    }
+    if (!d.takesString) {
+      diagnostics.error(
+        'E_HANDLER',
+        `${label}: its parameter ${d.name}: ${d.typeText} cannot take ${value.what}, a string (${where(d)})`,
+        loc,
+        `${skip ? 'middleware arguments' : 'route parameters'} arrive as strings: declare ${d.name}: string and convert it`,
+      );
+    } else if (value.optional && !d.takesUndefined) {
+      diagnostics.error(
+        'E_HANDLER',
+        `${label}: its parameter ${d.name}: ${d.typeText} cannot take ${value.what}, which is undefined when the URL leaves it out (${where(d)})`,
+        loc,
+        `declare ${d.name}?: string, or give it a default (${d.name} = '…')`,
+      );
+    } else if (value.name !== undefined && value.name !== d.name) {
+      diagnostics.warn(
+        'E_HANDLER',
+        `${label}: its parameter ${d.name} receives ${value.what} (parameters arrive by position, ${where(d)})`,
+        loc,
+        `name it ${value.name}, or take the parameters before it too`,
+      );
+    }
+  }
+}
+
+/** The function-like declaration of a class's instance method (an arrow property too). */
+export function methodDeclaration(classNode: Node, method: string): HandlerDeclaration | undefined {
+  let methods = methodCache.get(classNode);
+  if (methods === undefined) methodCache.set(classNode, (methods = new Map()));
+  if (!methods.has(method)) methods.set(method, findMethod(classNode, method));
+  return methods.get(method);
+}
+
+/** A closure written inline (an arrow function or a function expression). */
+export function isFunctionLike(node: Node): boolean {
+  return (
+    Node.isArrowFunction(node) || Node.isFunctionExpression(node) || Node.isMethodDeclaration(node)
+  );
+}
+
+// --- internal ---
+
+const methodCache = new WeakMap<Node, Map<string, HandlerDeclaration | undefined>>();
+
+function findMethod(classNode: Node, method: string): HandlerDeclaration | undefined {
+  const property = classNode.getType().getProperty(method);
+  const declarations = property?.getDeclarations() ?? [];
+  // Overloads: the implementation's parameters are not what callers see; leave them be.
+  const methods = declarations.filter((d) => Node.isMethodDeclaration(d));
+  if (methods.length > 1) return undefined;
+  const only = declarations[0];
+  if (only && Node.isPropertyDeclaration(only)) {
+    const initializer = only.getInitializer();
+    return initializer && isFunctionLike(initializer) ? initializer : undefined;
+  }
+  return methods[0];
+}
+
+const cache = new WeakMap<Node, Declared[] | undefined>();
+
+function declaredParams(declaration: Node, index: SourceIndex): Declared[] | undefined {
+  if (cache.has(declaration)) return cache.get(declaration);
+  let declared: Declared[] | undefined;
+  if (
+    Node.isArrowFunction(declaration) ||
+    Node.isFunctionExpression(declaration) ||
+    Node.isMethodDeclaration(declaration)
+  ) {
+    const checker = index.project.getTypeChecker().compilerObject;
+    declared = declaration
+      .getParameters()
+      .filter((p) => p.getName() !== 'this')
+      .map((p) => describe(p, checker));
+  }
+  cache.set(declaration, declared);
+  return declared;
+}
+
+function describe(p: ParameterDeclaration, checker: Ts.TypeChecker): Declared {
+  const source = p.getSourceFile();
+  const { line, column } = source.getLineAndColumnAtPos(p.getNameNode().getStart());
+  const rest = p.isRestParameter();
+  const optional = p.hasQuestionToken() || p.hasInitializer();
+  const type = declaredType(p, rest, checker);
+  const takes = (source: Ts.Type) => type === undefined || checker.isTypeAssignableTo(source, type);
+  return {
+    name: p.getName(),
+    loc: { file: source.getFilePath(), line, column },
+    required: !rest && !optional,
+    rest,
+    takesString: takes(checker.getStringType()),
+    takesUndefined: optional || takes(checker.getUndefinedType()),
+    typeText: p.getTypeNode()?.getText() ?? (type ? checker.typeToString(type) : 'any'),
+  };
+}
+
+/**
+ * The type a parameter declares, `undefined` when it cannot be told (no annotation and no
+ * default, or a type the build cannot resolve: the route file's own tsc run checks those).
+ */
+function declaredType(
+  p: ParameterDeclaration,
+  rest: boolean,
+  checker: Ts.TypeChecker,
+): Ts.Type | undefined {
+  let typeNode = p.getTypeNode()?.compilerNode;
+  if (rest) {
+    if (typeNode === undefined || !ts.isArrayTypeNode(typeNode)) return undefined;
+    typeNode = typeNode.elementType;
+  }
+  let type: Ts.Type;
+  if (typeNode !== undefined) type = checker.getTypeFromTypeNode(typeNode);
+  else {
+    const initializer = p.getInitializer()?.compilerNode;
+    if (initializer === undefined) return undefined;
+    type = checker.getBaseTypeOfLiteralType(checker.getTypeAtLocation(initializer));
+  }
+  // An unresolved name (noLib: `Date`…) is the error type, which takes anything: say nothing.
+  return type.flags & ts.TypeFlags.Any ? undefined : type;
+}
+
+function count(n: number): string {
+  return n === 0 ? 'none' : n === 1 ? 'one' : String(n);
+}
+
+function relative(loc: SourceLocation, root: string): string {
+  return `${path.relative(root, loc.file).split(path.sep).join('/')}:${loc.line}:${loc.column}`;
+}

@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeApp, runCli, writeApp } from '../_utils.js';
+
+// Every handler is checked against the whole list of what its route delivers (CONTRACT §5.2,
+// §5.9). One build holds every mismatch (a build reports them all at once); another, correct
+// handlers, some of whose parameters are named after other route parameters (warnings).
+
+const SHOP = `export class Shop {
+  byNumber(id: number) { return id; }
+  tooMany(id: string, extra: string, more?: string) { return id + extra + more; }
+  required(year: string) { return year; }
+  defaulted(year = 2024) { return year; }
+  ok(id: string) { return id; }
+  rest(...all: number[]) { return all; }
+}
+`;
+const ROLE = `export class Role {
+  handle(request: unknown, level: number) { return level; }
+}
+`;
+
+const ERRORS = `import { Course } from 'course-router';
+import { Shop } from './app/Components/Controller/Shop.js';
+Course.get('/a/{id}', 'Shop@byNumber');
+Course.get('/b/{id}', 'Shop@tooMany');
+Course.get('/c/{year?}', 'Shop@required');
+Course.get('/d/{year?}', 'Shop@defaulted');
+Course.get('/e/{id}', [Shop, 'byNumber']);
+Course.get('/f/{id}', (id: number) => id);
+Course.get('/g/{a}/{b}', 'Shop@rest');
+Course.get('/h', 'Shop@byNumber').setMatch('/^\\\\/h\\\\/(\\\\d+)$/');
+Course.get('/i/{id}', 'Shop@ok').addMiddleware('Middleware\\\\Role:admin');
+Course.group({ prefix: '/j/{gid}' }, () => {
+  Course.get('/k', (gid: string, id: string) => gid + id);
+});
+`;
+
+const CORRECT = `import { Course } from 'course-router';
+Course.get('/a/{id}', 'Shop@ok');
+Course.get('/b/{id?}', (id?: string) => id);
+Course.get('/c/{id}', (id: unknown, ...rest: string[]) => [id, rest]);
+Course.group({ prefix: '/g/{gid}' }, () => {
+  Course.get('/posts/{id}', 'Shop@ok');
+  Course.get('/more/{id}', (gid: string, id: string) => gid + id);
+});
+Course.group({ domain: '{account}.example.com' }, () => {
+  Course.get('/team/{id}', (account, id) => account + id);
+});
+Course.get('/m', (first: string) => first).setMatch('/^\\\\/m\\\\/(\\\\w+)$/');
+`;
+
+let failing: { dir: string; stderr: string; code: number };
+let correct: { dir: string; stderr: string; code: number };
+
+async function run(routes: string) {
+  const dir = writeApp({
+    'routes.ts': routes,
+    'app/Components/Controller/Shop.ts': SHOP,
+    'app/Middleware/Role.ts': ROLE,
+  });
+  const result = await runCli(['build', '--root', dir]);
+  return { dir, stderr: result.stderr, code: result.code };
+}
+
+beforeAll(async () => {
+  [failing, correct] = await Promise.all([run(ERRORS), run(CORRECT)]);
+});
+
+afterAll(() => {
+  removeApp(failing.dir);
+  removeApp(correct.dir);
+});
+
+const SHOP_FILE = 'app/Components/Controller/Shop.ts';
+
+describe('a handler parameter that cannot take what the route gives is a build error', () => {
+  it('fails the build, every mismatch reported at once', () => {
+    expect(failing.code).toBe(1);
+    expect(failing.stderr).toContain('build failed: 10 errors');
+  });
+
+  it("'Class@method': a parameter typed number, at the route call and the method's declaration", () => {
+    expect(failing.stderr).toContain(
+      `routes.ts:3:8: error E_HANDLER: Shop@byNumber: its parameter id: number cannot take {id}, a string (declared at ${SHOP_FILE}:2:12)\n` +
+        '  hint: route parameters arrive as strings: declare id: string and convert it\n' +
+        "  2 | import { Shop } from './app/Components/Controller/Shop.js';\n" +
+        "> 3 | Course.get('/a/{id}', 'Shop@byNumber');",
+    );
+  });
+
+  it('more required parameters than the route gives', () => {
+    expect(failing.stderr).toContain(
+      `routes.ts:4:8: error E_HANDLER: Shop@tooMany: its parameter extra is required, but the route gives one (declared at ${SHOP_FILE}:3:23)`,
+    );
+    // An optional one past the end is fine.
+    expect(failing.stderr).not.toContain('its parameter more');
+  });
+
+  it('an optional route parameter reaching a parameter that cannot be undefined', () => {
+    expect(failing.stderr).toContain(
+      `routes.ts:5:8: error E_HANDLER: Shop@required: its parameter year: string cannot take {year?}, which is undefined when the URL leaves it out (declared at ${SHOP_FILE}:4:12)`,
+    );
+    expect(failing.stderr).toContain(
+      "hint: declare year?: string, or give it a default (year = '…')",
+    );
+  });
+
+  it('a default that is not a string', () => {
+    expect(failing.stderr).toContain(
+      `routes.ts:6:8: error E_HANDLER: Shop@defaulted: its parameter year: number cannot take {year?}, a string (declared at ${SHOP_FILE}:5:13)`,
+    );
+  });
+
+  it("[Class, 'method'] and a closure", () => {
+    expect(failing.stderr).toContain(
+      `routes.ts:7:8: error E_HANDLER: Shop@byNumber: its parameter id: number cannot take {id}, a string (declared at ${SHOP_FILE}:2:12)`,
+    );
+    expect(failing.stderr).toContain(
+      'routes.ts:8:8: error E_HANDLER: the closure: its parameter id: number cannot take {id}, a string (declared at routes.ts:8:24)',
+    );
+  });
+
+  it('a rest parameter, a setMatch() capture, and a middleware argument', () => {
+    expect(failing.stderr).toContain(
+      `routes.ts:9:8: error E_HANDLER: Shop@rest: its rest parameter ...all: number[] cannot take {a}, a string (declared at ${SHOP_FILE}:7:11)`,
+    );
+    expect(failing.stderr).toContain(
+      `routes.ts:10:8: error E_HANDLER: Shop@byNumber: its parameter id: number cannot take capture 1 of setMatch(), a string (declared at ${SHOP_FILE}:2:12)`,
+    );
+    expect(failing.stderr).toMatch(
+      /routes\.ts:11:\d+: error E_HANDLER: Middleware\\Role:admin \(middleware Role\.handle\): its parameter level: number cannot take the argument "admin", a string \(declared at app\/Middleware\/Role\.ts:2:28\)\n {2}hint: middleware arguments arrive as strings: declare level: string and convert it/,
+    );
+  });
+
+  it('a closure requiring more than its group and route give', () => {
+    expect(failing.stderr).toContain(
+      'routes.ts:13:10: error E_HANDLER: the closure: its parameter id is required, but the route gives one (declared at routes.ts:13:34)',
+    );
+  });
+});
+
+describe('correct handlers build; a parameter receiving another name is a warning', () => {
+  it('builds, the only warnings those of parameters named after another', () => {
+    expect(correct.code, correct.stderr).toBe(0);
+    expect(correct.stderr).not.toContain('error');
+    expect(correct.stderr.match(/warning E_HANDLER/g)).toHaveLength(1);
+  });
+
+  it("names both: the method's parameter and the group's parameter it receives", () => {
+    expect(correct.stderr).toContain(
+      `routes.ts:6:10: warning E_HANDLER: Shop@ok: its parameter id receives {gid} of the group prefix (parameters arrive by position, declared at ${SHOP_FILE}:6:6)\n` +
+        '  hint: name it gid, or take the parameters before it too',
+    );
+  });
+});
