@@ -1,69 +1,78 @@
 import { pathToFileURL } from 'node:url';
-import { Hono } from 'hono';
-import { courseApp } from './http.js';
+import { buildCourseApp, honoApp } from './http-apps.js';
+import { SCENARIOS, type Scenario } from './http-scenarios.js';
 import { median, type RunOptions } from './lookup.js';
+import { benchDir } from './temp.js';
 
-/** Microseconds per request of one Fetch-API handler, median of the rounds. */
+/** CPU µs per request of one Fetch-API handler on one scenario, median of the rounds. */
 export interface FetchResult {
-  handler: string;
+  scenario: string;
+  handler: 'course' | 'hono';
   micros: number;
 }
 
 type Handler = (request: Request) => Response | Promise<Response>;
 
 /**
- * `GET /user/42` handed as a `Request` to each Fetch-API handler in this process, as Bun, Deno
- * or `@hono/node-server` hand one, and the `Response`'s text read: Course's Fetch adapter, Hono's
- * `app.fetch`, and a bare handler that answers the one route by hand. Requests are made before
- * each timed batch; rounds alternate the handlers, and the median round counts.
+ * Every scenario handed as a `Request` to each Fetch-API handler in this process, as Bun, Deno
+ * or `@hono/node-server` hand one, and the `Response`'s body read: Course's Fetch adapter and
+ * Hono's `app.fetch`, on the same app. Each is first checked for the scenario's answer;
+ * requests are made before each timed batch; rounds alternate the handlers; the first rounds
+ * (code not yet optimised) are dropped and the median of the others counts.
  */
-export async function runFetch(options: RunOptions): Promise<FetchResult[]> {
+export async function runFetch(options: RunOptions & { only?: string }): Promise<FetchResult[]> {
+  const scenarios = SCENARIOS.filter((s) => !options.only || s.name.includes(options.only));
   const { Course } = await import('course-router');
-  const table = (await import(
-    pathToFileURL(await courseApp('fetch', '(id) => `hello ${id}`')).href
-  )) as { default: Parameters<typeof Course.start>[0] };
-  const hono = new Hono();
-  hono.get('/user/:id', (c) => c.text(`hello ${c.req.param('id')}`));
-  const handlers: [string, Handler][] = [
-    ['bare Fetch handler', bare],
-    ['course (Fetch adapter)', Course.start(table.default).fetch],
-    ['hono', hono.fetch],
+  const table = (await import(pathToFileURL(await buildCourseApp(benchDir('fetch-app'))).href)) as {
+    default: Parameters<typeof Course.start>[0];
+  };
+  const handlers: [FetchResult['handler'], Handler][] = [
+    ['course', Course.start(table.default).fetch],
+    ['hono', honoApp().fetch],
   ];
-  for (const [name, handler] of handlers) {
-    const response = await handler(new Request('http://127.0.0.1/user/42'));
-    if (response.status !== 200 || (await response.text()) !== 'hello 42')
-      throw new Error(`bench: ${name} did not answer GET /user/42`);
-  }
-  const batch = options.smoke ? 256 : 2048;
-  const rounds = options.smoke ? 2 : 15;
-  const samples = new Map<string, number[]>();
-  for (let round = 0; round < rounds; round++) {
-    for (const [name, handler] of handlers) {
-      const requests = Array.from(
-        { length: batch },
-        (_, i) => new Request(`http://127.0.0.1/user/${i}`),
-      );
-      const started = process.hrtime.bigint();
-      for (const request of requests) await (await handler(request)).text();
-      const micros = Number(process.hrtime.bigint() - started) / batch / 1000;
-      samples.set(name, [...(samples.get(name) ?? []), micros]);
+  const batch = options.smoke ? 64 : 1024;
+  const rounds = options.smoke ? 1 : 9;
+  const results: FetchResult[] = [];
+  for (const scenario of scenarios) {
+    for (const [name, handler] of handlers) await check(name, handler, scenario);
+    const samples = new Map<string, number[]>();
+    for (let round = 0; round < rounds; round++) {
+      for (let i = 0; i < handlers.length; i++) {
+        const [name, handler] = handlers[(i + round) % handlers.length]!;
+        const requests = Array.from({ length: batch }, () => request(scenario));
+        const before = process.cpuUsage();
+        for (const r of requests) await (await handler(r)).arrayBuffer();
+        const used = process.cpuUsage(before);
+        samples.set(name, [...(samples.get(name) ?? []), (used.user + used.system) / batch]);
+      }
     }
+    const kept = (list: number[]) => (options.smoke ? list : list.slice(3));
+    for (const [name] of handlers)
+      results.push({
+        scenario: scenario.name,
+        handler: name,
+        micros: median(kept(samples.get(name)!)),
+      });
   }
-  // The first rounds run code not yet optimised.
-  const kept = (list: number[]) => (options.smoke ? list : list.slice(3));
-  return handlers.map(([name]) => ({ handler: name, micros: median(kept(samples.get(name)!)) }));
+  return results;
 }
 
 // --- internal ---
 
-/** The one route by hand, with the headers Course sends: the floor of the Fetch API itself. */
-function bare(request: Request): Response {
-  const url = request.url;
-  const body = `hello ${url.slice(url.indexOf('/user/') + 6)}`;
-  return new Response(body, {
-    headers: {
-      'content-type': 'text/html; charset=utf-8',
-      'content-length': String(Buffer.byteLength(body)),
-    },
+function request(scenario: Scenario): Request {
+  return new Request(`http://127.0.0.1${scenario.path}`, {
+    method: scenario.method,
+    headers: scenario.headers,
+    body: scenario.body,
   });
+}
+
+async function check(name: string, handler: Handler, scenario: Scenario): Promise<void> {
+  const response = await handler(request(scenario));
+  const got = [response.status, response.headers.get('content-type'), await response.text()];
+  const want = [scenario.status, scenario.type, scenario.response];
+  if (JSON.stringify(got) !== JSON.stringify(want))
+    throw new Error(
+      `bench: ${name}.fetch answers ${scenario.name} with ${JSON.stringify(got)}, not ${JSON.stringify(want)}`,
+    );
 }

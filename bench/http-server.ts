@@ -1,47 +1,30 @@
-// One HTTP server for the end-to-end benchmark: `tsx http-server.ts <kind> <port> [courseTable]`.
+// One server of the whole-request benchmark: `tsx http-server.ts <kind> <port> [courseModule]`,
+// run with NODE_ENV=production; prints `ready` once it listens.
 import { createServer } from 'node:http';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { bareListener, fastifyApp, honoApp } from './http-apps.js';
 
 const [kind = 'node', portText = '0', table = ''] = process.argv.slice(2);
 const port = Number(portText);
+const host = '127.0.0.1';
 const ready = () => console.log('ready');
-// The runner asks for this process's CPU time (µs) before and after a round of load.
-process.on('message', () => {
-  const used = process.cpuUsage();
-  process.send!(used.user + used.system);
-});
+// An exit rather than a signal's death: `--cpu-prof` writes its profile (bench/http-profile.ts).
+process.on('SIGINT', () => process.exit(0));
 
 if (kind === 'node') {
-  // A bare node:http server with the one route hand-matched: the ceiling.
-  createServer((req, res) => {
-    const url = req.url ?? '/';
-    if (url.startsWith('/user/')) {
-      // With its length, as Fastify and Course send it: no chunked encoding.
-      const body = `hello ${url.slice(6)}`;
-      res.writeHead(200, {
-        'content-type': 'text/plain; charset=utf-8',
-        'content-length': Buffer.byteLength(body),
-      });
-      res.end(body);
-    } else {
-      res.writeHead(404).end();
-    }
-  }).listen(port, '127.0.0.1', ready);
+  createServer(bareListener).listen(port, host, ready);
 } else if (kind === 'course') {
-  const { Course } = await import('course-router');
+  // The runtime beside the app (`bench/http-ab.ts` serves two builds of it).
+  const runtime = path.join(path.dirname(table), '../node_modules/course-router/dist/index.js');
+  const { Course } = (await import(pathToFileURL(runtime).href)) as typeof import('course-router');
   const mod = (await import(pathToFileURL(table).href)) as { default: never };
-  await Course.start(mod.default).listen(port, '127.0.0.1');
+  await Course.start(mod.default).listen(port, host);
   ready();
 } else if (kind === 'fastify') {
-  const { default: Fastify } = await import('fastify');
-  const app = Fastify();
-  app.get('/user/:id', async (request) => `hello ${(request.params as { id: string }).id}`);
-  await app.listen({ port, host: '127.0.0.1' });
+  await (await fastifyApp()).listen({ port, host });
   ready();
 } else if (kind === 'hono') {
-  const { Hono } = await import('hono');
   const { serve } = await import('@hono/node-server');
-  const app = new Hono();
-  app.get('/user/:id', (c) => c.text(`hello ${c.req.param('id')}`));
-  serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, ready);
+  serve({ fetch: honoApp().fetch, port, hostname: host }, ready);
 }

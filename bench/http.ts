@@ -1,123 +1,155 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { buildCourseApp } from './http-apps.js';
+import { SCENARIOS, type Scenario } from './http-scenarios.js';
 import { median, type RunOptions } from './lookup.js';
-import { STANDARD_ROUTES } from './route-sets.js';
-import { writeCourseApp } from './routers.js';
 import { benchDir } from './temp.js';
 
-/** Requests per second of one server and its CPU time per request, medians of the rounds. */
+/** One server on one scenario: requests/s and server CPU per request, medians of the rounds. */
 export interface HttpResult {
-  server: string;
+  scenario: string;
+  server: Server;
   requestsPerSecond: number;
   /** The server process's CPU time per request, µs: steadier than requests/s on a busy machine. */
   cpuMicros: number;
   errors: number;
 }
 
+export const SERVERS = ['node', 'fastify', 'hono', 'course'] as const;
+export type Server = (typeof SERVERS)[number];
+
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const SERVERS = ['node', 'course', 'courseContext', 'fastify', 'hono'] as const;
-const NAMES: Record<(typeof SERVERS)[number], string> = {
-  node: 'bare node:http',
-  course: 'course (node:http adapter)',
-  courseContext: 'course, the route calling request()',
-  fastify: 'fastify',
-  hono: 'hono + @hono/node-server',
-};
+// Clock ticks per second of /proc/<pid>/stat's times (USER_HZ, 100 on Linux).
+const TICKS = 100;
 
 /**
- * `GET /user/:id` answered with a short text by each server, loaded by autocannon on
- * 127.0.0.1 (10 connections) after a second of warm-up, in five rounds that alternate the
- * servers; the median round counts.
+ * Every scenario (`http-scenarios.ts`) against each server, each in its own process with
+ * NODE_ENV=production, loaded by autocannon on 127.0.0.1 (10 connections). Each server is
+ * first checked to answer every scenario with the expected status, type and body. Rounds
+ * alternate the servers (each round starts with another); the first has a warm-up before each
+ * measure. `only`: the scenarios whose names hold it.
  */
-export async function runHttp(options: RunOptions): Promise<HttpResult[]> {
-  const tables = {
-    // The route calls no request helper (the request context is kept all the same).
-    course: await courseApp('plain', '(id) => `hello ${id}`'),
-    // The same, with the request read through the context, as most apps do somewhere.
-    courseContext: await courseApp(
-      'context',
-      "(id) => `hello ${request().getHeader('x-name') ?? id}`",
-      "import { request } from 'course-router';",
-    ),
-  };
-  const rounds = options.smoke ? 1 : 5;
-  const seconds = options.smoke ? 1 : 5;
-  const samples = new Map<string, { rps: number[]; cpu: number[]; errors: number }>();
-  for (let round = 0; round < rounds; round++) {
-    for (const kind of SERVERS) {
-      const port = 30000 + Math.floor(Math.random() * 20000);
-      const child = spawn(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          path.join(HERE, 'http-server.ts'),
-          kind === 'courseContext' ? 'course' : kind,
-          String(port),
-          kind === 'course' || kind === 'courseContext' ? tables[kind] : '',
-        ],
-        {
-          cwd: path.join(HERE, '..'),
-          stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-        },
-      );
-      await new Promise<void>((resolve, reject) => {
-        child.stdout!.on(
-          'data',
-          (chunk: Buffer) => chunk.toString().includes('ready') && resolve(),
-        );
-        child.once('exit', (code) =>
-          reject(new Error(`${kind} server exited with ${String(code)}`)),
-        );
-      });
-      const url = `http://127.0.0.1:${port}/user/42`;
-      // A second of load first, so that every server is measured with its code optimised.
-      if (!options.smoke) await autocannon({ url, connections: 10, duration: 1 });
-      const before = await cpuTime(child);
-      const result = await autocannon({ url, connections: 10, duration: seconds });
-      const cpu = (await cpuTime(child)) - before;
-      child.kill();
-      const entry = samples.get(kind) ?? { rps: [], cpu: [], errors: 0 };
-      entry.rps.push(result.requests.average);
-      entry.cpu.push(cpu / Math.max(1, result.requests.total));
-      entry.errors += result.errors + result.timeouts + result.non2xx;
-      samples.set(kind, entry);
+export async function runHttp(options: RunOptions & { only?: string }): Promise<HttpResult[]> {
+  const scenarios = SCENARIOS.filter((s) => !options.only || s.name.includes(options.only));
+  const table = await buildCourseApp(benchDir('http-app'));
+  const servers = new Map<Server, { child: ChildProcess; port: number }>();
+  try {
+    for (const kind of SERVERS) servers.set(kind, await start(kind, table));
+    for (const [kind, { port }] of servers)
+      for (const scenario of scenarios) await check(kind, port, scenario);
+    const rounds = options.smoke ? 1 : 3;
+    const seconds = options.smoke ? 0.5 : 3;
+    const samples = new Map<string, { rps: number[]; cpu: number[]; errors: number }>();
+    for (let round = 0; round < rounds; round++) {
+      for (const scenario of scenarios) {
+        for (let i = 0; i < SERVERS.length; i++) {
+          const kind = SERVERS[(i + round) % SERVERS.length]!;
+          const { child, port } = servers.get(kind)!;
+          if (round === 0 && !options.smoke) await load(port, scenario, 1);
+          const before = cpuTicks(child.pid!);
+          const result = await load(port, scenario, seconds);
+          const cpu = ((cpuTicks(child.pid!) - before) / TICKS) * 1e6;
+          const key = `${scenario.name}\0${kind}`;
+          const entry = samples.get(key) ?? { rps: [], cpu: [], errors: 0 };
+          entry.rps.push(result.requests.average);
+          entry.cpu.push(cpu / Math.max(1, result.requests.total));
+          entry.errors += result.errors + result.timeouts + unexpected(scenario, result);
+          samples.set(key, entry);
+        }
+      }
+      process.stderr.write(`bench: http round ${round + 1}/${rounds}\n`);
     }
+    return scenarios.flatMap((scenario) =>
+      SERVERS.map((server) => {
+        const entry = samples.get(`${scenario.name}\0${server}`)!;
+        return {
+          scenario: scenario.name,
+          server,
+          requestsPerSecond: median(entry.rps),
+          cpuMicros: median(entry.cpu),
+          errors: entry.errors,
+        };
+      }),
+    );
+  } finally {
+    for (const { child } of servers.values()) child.kill();
   }
-  return SERVERS.map((kind) => ({
-    server: NAMES[kind],
-    requestsPerSecond: median(samples.get(kind)!.rps),
-    cpuMicros: median(samples.get(kind)!.cpu),
-    errors: samples.get(kind)!.errors,
-  }));
 }
 
-/**
- * Builds the standard set's app with `GET /user/{id}` answered by `handler`; returns its
- * generated module.
- */
-export async function courseApp(name: string, handler: string, imports = ''): Promise<string> {
-  const dir = benchDir(`http-${name}`);
-  writeCourseApp(dir, [...STANDARD_ROUTES, { method: 'GET', path: '/user/:id' }]);
-  const file = path.join(dir, 'routes.ts');
-  const routes = readFileSync(file, 'utf8');
-  const line = `Course.match(["GET"], "/user/{id}", 'Bench@handle');`;
-  if (!routes.includes(line)) throw new Error('bench: the /user/{id} route was not written');
-  writeFileSync(
-    file,
-    `${imports}\n${routes.replace(line, `Course.get('/user/{id}', ${handler});`)}`,
+// --- internal ---
+
+/** Starts one server in its own process, with NODE_ENV=production. */
+export async function start(
+  kind: Server,
+  table: string,
+): Promise<{ child: ChildProcess; port: number }> {
+  const port = 30000 + Math.floor(Math.random() * 20000);
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(HERE, 'http-server.ts'), kind, String(port), table],
+    {
+      cwd: path.join(HERE, '..'),
+      env: { ...process.env, NODE_ENV: 'production' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
   );
-  await (await import('../compiler/index.js')).build({ root: dir });
-  return path.join(dir, 'generated/routes.gen.ts');
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
+    child.once('exit', (code) => reject(new Error(`${kind} server exited with ${String(code)}`)));
+  });
+  return { child, port };
 }
 
-/** The CPU time (user and system, µs) a server process has used so far. */
-function cpuTime(child: ChildProcess): Promise<number> {
-  return new Promise((resolve) => {
-    child.once('message', (micros) => resolve(micros as number));
-    child.send('cpu');
+/** Throws unless the server answers `scenario` with its status, type, header and body. */
+export async function check(kind: string, port: number, scenario: Scenario): Promise<void> {
+  const response = await fetch(`http://127.0.0.1:${port}${scenario.path}`, {
+    method: scenario.method,
+    headers: scenario.headers,
+    body: scenario.body,
   });
+  const body = await response.text();
+  const got = [response.status, response.headers.get('content-type'), body];
+  const want = [scenario.status, scenario.type, scenario.response];
+  if (scenario.header) {
+    got.push(response.headers.get(scenario.header[0]));
+    want.push(scenario.header[1]);
+  }
+  if (JSON.stringify(got) !== JSON.stringify(want))
+    throw new Error(
+      `bench: ${kind} answers ${scenario.name} with ${JSON.stringify(got)}, not ${JSON.stringify(want)}`,
+    );
+}
+
+/** Loads a server with `scenario` for `seconds` (autocannon, 10 connections). */
+export function load(
+  port: number,
+  scenario: Scenario,
+  seconds: number,
+): Promise<autocannon.Result> {
+  return autocannon({
+    url: `http://127.0.0.1:${port}${scenario.path}`,
+    method: scenario.method as autocannon.Request['method'],
+    headers: scenario.headers,
+    body: scenario.body,
+    connections: 10,
+    duration: seconds,
+  });
+}
+
+/** The answers of another status than the scenario's. */
+function unexpected(scenario: Scenario, result: autocannon.Result): number {
+  if (scenario.status < 300) return result.non2xx;
+  const stats = result.statusCodeStats as Record<string, { count: number } | undefined>;
+  return result.non2xx - (stats[scenario.status]?.count ?? 0);
+}
+
+/** The user and system time a process has used so far, in clock ticks (/proc/<pid>/stat). */
+export function cpuTicks(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the command name (which may hold spaces) start at the state, field 3.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
 }

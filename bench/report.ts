@@ -1,5 +1,6 @@
 import type { FetchResult } from './fetch.js';
 import type { HttpResult } from './http.js';
+import { renderHttp } from './http-report.js';
 import type { LookupResult } from './lookup.js';
 import type { ScaleResult, StartupResult } from './scale.js';
 import type { StandardResults } from './standard.js';
@@ -81,30 +82,6 @@ export function renderReport(r: BenchReport): string {
     fmwStart.ms / start.ms >= 20,
   ]);
   targets.push(['start-up heap ≤ 3 MB', `${start.heapMB.toFixed(1)} MB`, start.heapMB <= 3]);
-  // The first `course` row is the app whose route calls no request helper.
-  const server = (name: string) => r.http.find((h) => h.server.startsWith(name))!;
-  const withContext = r.http.find((h) => h.server.includes('request()'));
-  const rps = (name: string) => server(name).requestsPerSecond;
-  const cpu = (name: string) => server(name).cpuMicros;
-  // The Fetch table's handlers against the bare one, wherever it stands in the list.
-  const bareFetch = r.fetch.find((f) => f.handler.startsWith('bare'))!.micros;
-  // No router on node:http can pass bare node:http: its ratio is the ceiling of the others.
-  // Server CPU per request says the same as requests/s with less of the machine's noise.
-  const against = (name: string) =>
-    `${x(rps('course') / rps(name))} (bare node:http: ${x(rps('bare') / rps(name))}; ` +
-    `by server CPU per request: ${x(cpu(name) / cpu('course'))})`;
-  targets.push(['HTTP ≥ 1.2× Fastify', against('fastify'), rps('course') / rps('fastify') >= 1.2]);
-  targets.push([
-    'HTTP ≥ 1.5× Hono on @hono/node-server',
-    against('hono'),
-    rps('course') / rps('hono') >= 1.5,
-  ]);
-  targets.push([
-    'HTTP ≥ 90% of bare node:http',
-    `${((100 * rps('course')) / rps('bare')).toFixed(0)}% (by server CPU per request: ${((100 * cpu('bare')) / cpu('course')).toFixed(0)}%; ` +
-      `the route calling request(): ${((100 * (withContext?.requestsPerSecond ?? 0)) / rps('bare')).toFixed(0)}%)`,
-    rps('course') / rps('bare') >= 0.9,
-  ]);
   for (const b of r.builds) {
     const limit = b.routes >= 10_000 ? 10_000 : 2_000;
     targets.push([
@@ -178,27 +155,7 @@ Course: importing the generated module (as JavaScript, in plain Node as a server
 | --- | ---: | ---: |
 ${r.startup.map((s) => `| ${s.router} | ${s.ms.toFixed(1)} | ${s.heapMB.toFixed(2)} |`).join('\n')}
 
-## End to end over HTTP (autocannon, 10 connections, GET /user/42, median of 5 rounds after warm-up)
-
-Server CPU per request is the server process's user and system time over a round divided by the
-requests it answered: on a busy machine it moves less than requests/s. Both Course apps keep the
-request context (\`AsyncLocalStorage\`) through \`await\`s, as every Course app does; the first
-route calls no request helper, the second reads a header through \`request()\`.
-
-| server | requests/s | server CPU µs per request | errors |
-| --- | ---: | ---: | ---: |
-${r.http.map((h) => `| ${h.server} | ${Math.round(h.requestsPerSecond)} | ${h.cpuMicros.toFixed(1)} | ${h.errors} |`).join('\n')}
-
-## Fetch API, in process (GET /user/42, µs per request, median of the rounds)
-
-Each handler is handed a \`Request\` and its \`Response\`'s text is read, as Bun, Deno or
-\`@hono/node-server\` would; most of the time is the Fetch API's own (\`Request\`, \`Response\`,
-their streams). The bare handler answers the one route by hand with the headers Course sends.
-No target: these figures show what the Fetch adapter adds.
-
-| handler | µs per request | speed, bare = 100% |
-| --- | ---: | ---: |
-${r.fetch.map((f) => `| ${f.handler} | ${f.micros.toFixed(2)} | ${Math.round((100 * bareFetch) / f.micros)}% |`).join('\n')}
+${renderHttp(r.http, r.fetch, r.smoke)}
 
 ## Build and types
 

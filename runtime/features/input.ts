@@ -103,37 +103,39 @@ export async function parseBody(
   multipartLimit: number,
 ): Promise<ParsedBody> {
   const type = (request.getHeader('content-type') ?? '').toLowerCase();
-  const empty: ParsedBody = {
-    post: Object.create(null) as Record<string, unknown>,
-    files: Object.create(null) as ParsedBody['files'],
-  };
   if (type.startsWith('application/x-www-form-urlencoded')) {
-    return {
-      ...empty,
-      post: parseFields(Buffer.from(await request.body()).toString('utf8')),
-    };
+    return fields(parseFields(utf8(await request.body())));
   }
   if (/^application\/(?:[\w.+-]*\+)?json/.test(type)) {
-    const text = Buffer.from(await request.body()).toString('utf8');
-    if (text.trim() === '') return empty;
+    const text = utf8(await request.body());
+    if (text.trim() === '') return fields(Object.create(null) as Record<string, unknown>);
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
       throw new HttpException(400, 'Malformed JSON body');
     }
-    return {
-      ...empty,
-      post: isObject(value)
+    return fields(
+      isObject(value)
         ? (nullPrototype(value, 0) as Record<string, unknown>)
         : { __proto__: null, value },
-    };
+    );
   }
   if (type.startsWith('multipart/form-data')) {
     // The boundary is case-sensitive: busboy gets the header as sent.
     return parseMultipart(request, request.getHeader('content-type')!, multipartLimit);
   }
-  return empty;
+  return fields(Object.create(null) as Record<string, unknown>);
+}
+
+/** A parsed body of `post` fields and no files. */
+function fields(post: Record<string, unknown>): ParsedBody {
+  return { post, files: Object.create(null) as ParsedBody['files'] };
+}
+
+/** The body's bytes as UTF-8 text, read in place. */
+function utf8(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
 /** The query string as nested fields. */

@@ -7,16 +7,15 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 /** Default `requestTimeout`: the longest a request may take to arrive, in ms. */
 export const DEFAULT_REQUEST_TIMEOUT = 60_000;
 
-// How much of a refused upload is read and dropped before the 413 is sent.
+// How much of a refused upload is read and dropped after its 413, before the connection closes.
 const DRAIN_BYTES = 8 * 1024 * 1024;
 const DRAIN_MS = 2000;
+const DRAINING = new WeakSet<object>();
 
 /**
  * Reads a `node:http` body up to `limit` bytes; one that breaks off (the client went, the chunked
- * framing broke, a timeout) is a 400. Over the limit, a 413 that closes the connection, given
- * once the client has sent the rest: a client still writing when the connection closes gets a
- * reset, which can wipe out the answer it has not read yet. The rest is read and dropped, up to
- * `DRAIN_BYTES` more and `DRAIN_MS`; past either, the answer goes at once, the rest unread.
+ * framing broke, a timeout) is a 400. Over the limit, a 413 at once that closes the connection:
+ * the body is left paused, unread, and the adapter drops its rest (`dropRest`).
  */
 export function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
   if (req.readableEnded) return Promise.resolve(new Uint8Array(0));
@@ -24,41 +23,72 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let refused = false;
     let settled = false;
-    let timer: NodeJS.Timeout | undefined;
     const settle = (error?: HttpException) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
       req.off('data', onData);
       // Left paused, the body tells the adapter its rest is unread: the connection closes.
       if (!req.complete) req.pause();
       if (error) reject(error);
-      else resolve(Buffer.concat(chunks));
-    };
-    const refuse = () => {
-      refused = true;
-      chunks.length = 0;
-      timer = setTimeout(() => settle(payloadTooLarge()), DRAIN_MS);
+      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (!refused && size <= limit) return void chunks.push(chunk);
-      if (!refused) refuse();
-      if (size > limit + DRAIN_BYTES) settle(payloadTooLarge());
+      if (size <= limit) chunks.push(chunk);
+      else settle(payloadTooLarge());
     };
-    const end = () => settle(refused ? payloadTooLarge() : undefined);
-    const broken = () => settle(refused ? payloadTooLarge() : incomplete());
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > limit + DRAIN_BYTES) return settle(payloadTooLarge());
-    if (declared > limit) refuse();
+    // Once settled (the common case: `close` follows `end`), nothing is made.
+    const broken = () => settled || settle(incomplete());
+    if (Number(req.headers['content-length'] ?? 0) > limit) return settle(payloadTooLarge());
     req.on('data', onData);
-    req.once('end', end);
+    req.once('end', () => settle());
     // The listener stays: an error after the body was settled has nowhere else to go.
     req.on('error', broken);
     req.once('close', broken);
   });
+}
+
+/**
+ * Closes the connection of a request whose body was left unread (refused) once its answer is
+ * written and the rest of the body is read and dropped, up to `DRAIN_BYTES` more and
+ * `DRAIN_MS`; past either, the connection closes with the rest unread. A client still writing
+ * when the connection closes gets a reset, which can wipe out the answer it has not read yet.
+ */
+export function dropRest(req: IncomingMessage): void {
+  const socket = req.socket;
+  DRAINING.add(socket);
+  let left = DRAIN_BYTES;
+  let answered = false;
+  let drained = false;
+  const done = () => {
+    if (drained) return;
+    drained = true;
+    clearTimeout(timer);
+    req.off('data', drop);
+    // Back to node's own, which ends the connection once the answer is out.
+    delete (socket as { destroySoon?: unknown }).destroySoon;
+    if (answered) socket.destroySoon();
+  };
+  const drop = (chunk: Buffer) => {
+    if ((left -= chunk.length) < 0) done();
+  };
+  const timer = setTimeout(done, DRAIN_MS);
+  // node:http ends a `Connection: close` answer's connection once it is written: here once the
+  // rest is dropped too.
+  socket.destroySoon = () => void (answered = true);
+  req.on('data', drop);
+  req.once('end', done);
+  socket.once('close', done);
+  req.resume();
+}
+
+/**
+ * Whether `req` came on a connection that is dropping a refused body's rest: a request sent
+ * after that body is neither served nor answered, as the connection closes.
+ */
+export function afterRefused(req: IncomingMessage): boolean {
+  return DRAINING.has(req.socket);
 }
 
 /**

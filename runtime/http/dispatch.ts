@@ -53,6 +53,8 @@ export function badRequest(status = 400): CourseResponse {
 // A rewrite may lead to another; past this many the request fails instead of looping.
 const MAX_REWRITES = 5;
 const SPOOFABLE = new Set(['PUT', 'PATCH', 'DELETE']);
+// The bodies `_method` is read from.
+const FORM = /^(?:application\/x-www-form-urlencoded|multipart\/form-data)/i;
 /** Default `maxParamLength`. */
 export const MAX_PARAM_LENGTH = 1000;
 /** Longest request target the adapters accept; longer is a 414. */
@@ -68,7 +70,7 @@ function serve(context: RequestContext): Outcome | Promise<Outcome> {
   // A target or host over the parameter limit is normalised before any regex reads it (`find`).
   if (
     table.bootManagers?.length ||
-    request.method === 'POST' ||
+    (request.method === 'POST' && FORM.test(request.getHeader('content-type') ?? '')) ||
     request.target.length > paramLimit(options) ||
     (host !== undefined && host.length > paramLimit(options))
   ) {
@@ -110,8 +112,7 @@ async function boot(table: RouteTable, request: CourseRequest): Promise<void> {
 
 /** `_method` from a POSTed form: PUT, PATCH or DELETE (CONTRACT 5.1). */
 async function spoof(request: CourseRequest, options: StartOptions): Promise<void> {
-  const type = request.getHeader('content-type') ?? '';
-  if (!/^(?:application\/x-www-form-urlencoded|multipart\/form-data)/i.test(type)) return;
+  if (!FORM.test(request.getHeader('content-type') ?? '')) return;
   const field = (await request.loadInput(options.multipartLimit)).post['_method'];
   const method = typeof field === 'string' ? field.toUpperCase() : undefined;
   if (method && SPOOFABLE.has(method)) request.method = method;
@@ -133,6 +134,8 @@ function route(
     if (allowed.length === 0 && table.errorRedirect !== undefined) {
       return response.redirect(table.errorRedirect, 302);
     }
+    // With no handler to give it to, the answer is made without the exception (and its stack).
+    if (handlersOf(context).length === 0) return missing(allowed);
     throw allowed.length === 0
       ? new NotFoundHttpException()
       : new MethodNotAllowedHttpException(allowed);
@@ -187,11 +190,14 @@ async function guarded(context: RequestContext, hit: MatchHit, depth: number): P
   const middleware = hit.route.middleware;
   for (let i = 0; i < middleware.length; i++) {
     const entry = middleware[i]!;
-    const stop: unknown = await new entry.use().handle(request as never, ...entry.args);
+    // A value is not awaited: each `await` is a promise and a turn of the microtask queue.
+    let stop: unknown = new entry.use().handle(request as never, ...entry.args);
+    if (isThenable(stop)) stop = await stop;
     if (pendingRewrite(request)) return rewrite(context, depth);
     if (stop !== undefined && stop !== null) return applyResult(stop, response);
   }
-  return finish(context, await hit.route.call(hit.params), depth);
+  const value: unknown = hit.route.call(hit.params);
+  return finish(context, isThenable(value) ? await value : value, depth);
 }
 
 /** The outcome of a callback's value (awaited when it is a promise), or of its rewrite. */
@@ -258,15 +264,8 @@ function takeRewriteUrl(request: CourseRequest): void {
  * its status response.
  */
 async function fail(error: unknown, context: RequestContext, depth: number): Promise<Outcome> {
-  const { table, options, request, response } = context;
-  const host = hostOf(context);
-  // A host regex runs within its bound here too; past it, the group is not the request's.
-  const found = bounded(paramLimit(options), () => table.handlersFor?.(request.path, host) ?? []);
-  const around = found === TOO_LONG ? [] : found;
-  const own = request.loaded?.route.handlers ?? [];
-  const handlers =
-    own.length === 0 ? around : [...own, ...around.filter((Handler) => !own.includes(Handler))];
-  for (const Handler of handlers) {
+  const { options, request, response } = context;
+  for (const Handler of handlersOf(context)) {
     try {
       const result: unknown = await new Handler().handleError(request as never, error as never);
       if (pendingRewrite(request)) return await rewrite(context, depth);
@@ -277,6 +276,29 @@ async function fail(error: unknown, context: RequestContext, depth: number): Pro
     }
   }
   return statusResponse(error, options, request);
+}
+
+/** The exception handlers of the request's groups, in the order `fail` tries them. */
+function handlersOf(context: RequestContext): NonNullable<MatchHit['route']['handlers']> {
+  const { table, options, request } = context;
+  const host = hostOf(context);
+  // A host regex runs within its bound here too; past it, the group is not the request's.
+  const found = bounded(paramLimit(options), () => table.handlersFor?.(request.path, host) ?? []);
+  const around = found === TOO_LONG ? [] : found;
+  const own = request.loaded?.route.handlers ?? [];
+  return own.length === 0
+    ? around
+    : [...own, ...around.filter((Handler) => !own.includes(Handler))];
+}
+
+/** The 404, or the 405 with `Allow`, that `statusResponse` makes of the router's exceptions. */
+function missing(allowed: readonly string[]): CourseResponse {
+  const fresh = new CourseResponse();
+  fresh.headers['content-type'] = 'text/plain; charset=utf-8';
+  fresh.status = allowed.length === 0 ? 404 : 405;
+  if (allowed.length > 0) fresh.headers['allow'] = allowed.join(', ');
+  fresh.body = statusText(fresh.status);
+  return fresh;
 }
 
 /** The host routes are matched on: the request's, when a route depends on it. */

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import {
   childApp,
@@ -87,6 +88,34 @@ function streamed(target: string, pieces: Uint8Array[], init: RequestInit & { fa
     body,
     duplex: 'half',
   } as RequestInit);
+}
+
+/**
+ * Writes `pieces` and leaves the connection open; resolves with what came back, when its first
+ * byte came and when the server closed the connection (ms after connecting).
+ */
+function stalledUpload(port: number, pieces: (string | Buffer)[]) {
+  return new Promise<{ text: string; answeredAfter: number; closedAfter: number }>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    const started = Date.now();
+    let answeredAfter = -1;
+    socket.on('data', (chunk: Buffer) => {
+      if (chunks.push(chunk) === 1) answeredAfter = Date.now() - started;
+    });
+    socket.on('error', () => {});
+    socket.on('close', () =>
+      resolve({
+        text: Buffer.concat(chunks).toString('latin1'),
+        answeredAfter,
+        closedAfter: Date.now() - started,
+      }),
+    );
+    socket.on('connect', async () => {
+      for (const piece of pieces)
+        if (!socket.write(piece)) await new Promise((r) => socket.once('drain', r));
+    });
+  });
 }
 
 const UNCLOSED_FILE =
@@ -214,23 +243,17 @@ describe('a body over its limit: the client receives the 413, then the connectio
     expect([viaFetch.status, viaFetch.headers.get('connection')]).toEqual([413, 'close']);
   });
 
-  it('an upload far over the limit is not waited for; one that stalls gets its 413 after 2 s', async () => {
-    const started = Date.now();
-    const far = await rawExchange(
-      served.child.port,
+  it('an upload over the limit gets its 413 at once, far over it or stalled; the rest is read for 2 s, then the connection closes', async () => {
+    for (const pieces of [
       [head('/echo', 'application/json', 1024 * MiB), Buffer.alloc(64 * 1024)],
-      { keepOpen: true },
-    );
-    expect([far.status, headerOf(far, 'connection')]).toEqual([413, 'close']);
-    expect(Date.now() - started).toBeLessThan(1000);
-    const stalled = await rawExchange(
-      served.child.port,
       [head('/echo', 'application/json', 'chunked'), ...chunked(MiB + 1024).slice(0, -1)],
-      { keepOpen: true },
-    );
-    // The router's answer, not the 408 of the server's 3-second request timeout.
-    expect([stalled.status, headerOf(stalled, 'connection')]).toEqual([413, 'close']);
-    expect(Date.now() - started).toBeGreaterThan(2000);
+    ]) {
+      const { text, answeredAfter, closedAfter } = await stalledUpload(served.child.port, pieces);
+      // The router's answer, not the 408 of the server's 3-second request timeout.
+      expect(text).toMatch(/^HTTP\/1\.1 413 [^]*\r\nconnection: close\r\n/i);
+      expect(answeredAfter).toBeLessThan(1000);
+      expect(closedAfter).toBeGreaterThan(1900);
+    }
   });
 
   it('an exception handler that answers the 413 itself: the connection still closes', async () => {

@@ -8,7 +8,7 @@ import {
   type Outcome,
   type StartOptions,
 } from '../dispatch.js';
-import { readNodeBody } from '../body.js';
+import { afterRefused, dropRest, readNodeBody } from '../body.js';
 import { finalHeaders, isFraming, NULL_BODY_STATUS } from './_common.js';
 import { logError } from '../log.js';
 import { withoutFragment } from '../path.js';
@@ -21,6 +21,7 @@ export function createNodeHandler(
   options: StartOptions,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
+    if (afterRefused(req)) return;
     const head = req.method === 'HEAD';
     let raw = req.url ?? '/';
     // As the URL parser reads it, so as the Fetch adapter measures it (node:http's 16 KiB
@@ -134,8 +135,12 @@ function failed(error: unknown, res: ServerResponse, head: boolean): void {
 
 function send(outcome: Outcome, res: ServerResponse, head: boolean): void {
   // A body the router stopped reading (over its limit) is not drained for the next request:
-  // the answer says `Connection: close`, whatever handler wrote it, and the connection ends.
-  if (res.req.readableFlowing === false && !res.req.complete) res.shouldKeepAlive = false;
+  // the answer says `Connection: close`, whatever handler wrote it, and the connection ends
+  // once the rest is dropped.
+  if (res.req.readableFlowing === false && !res.req.complete) {
+    res.shouldKeepAlive = false;
+    dropRest(res.req);
+  }
   if (outcome instanceof Response) return sendFetchResponse(outcome, res, head);
   const body = outcome.body;
   const headers: Record<string, string | string[]> = finalHeaders(outcome);
