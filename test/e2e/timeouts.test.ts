@@ -122,6 +122,20 @@ describe('Fetch: a body that stalls', () => {
     }
   });
 
+  it('is a 408 at requestTimeout for a body with a declared length too', async () => {
+    const app = Course.start(table, { requestTimeout: 500, onError: () => {} });
+    const { request } = stalledRequest('application/json');
+    const declared = new Request(request, {
+      headers: { 'content-type': 'application/json', 'content-length': '20' },
+    });
+    const start = performance.now();
+    const response = await app.fetch(declared);
+    const ms = performance.now() - start;
+    expect([response.status, response.headers.get('connection')]).toEqual([408, 'close']);
+    expect(ms).toBeGreaterThan(450);
+    expect(ms).toBeLessThan(1500);
+  });
+
   it('ends when the request is aborted (the client went), its stream cancelled', async () => {
     const app = Course.start(table, { onError: () => {} });
     const controller = new AbortController();
