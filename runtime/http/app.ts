@@ -11,11 +11,19 @@ import { DEFAULT_REQUEST_TIMEOUT } from './body.js';
 /** Longest time a request head may take to arrive under `listen()`, in ms. */
 const HEADERS_TIMEOUT = 15_000;
 
+/** The origin of `app.request()`'s relative paths. */
+const TEST_ORIGIN = 'http://localhost';
+
 /** A running Course application: one table, two adapters. */
 export interface CourseApp {
   readonly table: RouteTable;
   /** Fetch API: Bun, Deno, workers, tests. */
   readonly fetch: (request: Request, info?: FetchInfo) => Promise<Response>;
+  /**
+   * Test client: serves `path` (`'/users/5?tab=1'`, or a full URL) through `fetch`, with no
+   * server or port. `init` is the `Request`'s (method, headers, body).
+   */
+  readonly request: (path: string | URL, init?: RequestInit) => Promise<Response>;
   /** `node:http` request listener. */
   readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
   /** Starts a `node:http` server (port `PORT` or 3000, host 127.0.0.1 by default). */
@@ -32,9 +40,11 @@ export function startApp(table: RouteTable | undefined, options: StartOptions = 
     );
   }
   const handler = createNodeHandler(routes, options);
+  const fetch = createFetchHandler(routes, options);
   return {
     table: routes,
-    fetch: createFetchHandler(routes, options),
+    fetch,
+    request: (path, init) => fetch(new Request(new URL(path, TEST_ORIGIN), init)),
     handler,
     listen: (port = Number(process.env['PORT'] ?? 3000), host = '127.0.0.1') =>
       new Promise((resolve, reject) => {
