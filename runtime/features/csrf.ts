@@ -1,8 +1,10 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { requireContext } from '../http/context.js';
 import { HttpException } from '../http/errors.js';
 import { crossOrigin, isSecure } from '../http/origin.js';
 import type { CourseRequest } from '../http/request.js';
+import { setCookie } from './cookies.js';
+import { sameText, signature, verified } from './signing.js';
 
 /** The form field, header and cookies of the CSRF token. */
 export const CSRF_FIELD = 'csrf_token';
@@ -64,10 +66,13 @@ export function csrfToken(): string {
   if (existing !== undefined) return (request.csrfToken = existing);
   const token = randomBytes(32).toString('hex');
   request.csrfToken = token;
-  const cookie = `${token}.${sign(token)}; Path=/; HttpOnly; SameSite=Lax`;
-  response.cookies.push(
-    secure(request) ? `${CSRF_HOST_COOKIE}=${cookie}; Secure` : `${CSRF_COOKIE}=${cookie}`,
-  );
+  const https = secure(request);
+  setCookie(response, https ? CSRF_HOST_COOKIE : CSRF_COOKIE, `${token}.${signature(token)}`, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: https,
+  });
   return token;
 }
 
@@ -75,19 +80,6 @@ export function csrfToken(): string {
 
 // Every other verb (WebDAV's PROPFIND, LOCK… too, which `Course.any` routes answer) is checked.
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
-let processSecret: string | undefined;
-
-function secret(): string {
-  const configured = requireContext('csrf').options.secret ?? process.env['COURSE_SECRET'];
-  if (configured) return configured;
-  // Without a configured secret, tokens are valid for this process only.
-  return (processSecret ??= randomBytes(32).toString('hex'));
-}
-
-function sign(token: string): string {
-  return createHmac('sha256', secret()).update(token).digest('base64url');
-}
-
 function secure(request: CourseRequest): boolean {
   return isSecure(request, requireContext('csrf').options.trustProxy);
 }
@@ -102,7 +94,7 @@ function cookieToken(request: CourseRequest): string | undefined {
   const dot = cookie?.lastIndexOf('.') ?? -1;
   if (!cookie || dot <= 0) return undefined;
   const token = cookie.slice(0, dot);
-  return sameText(cookie.slice(dot + 1), sign(token)) ? token : undefined;
+  return verified(token, cookie.slice(dot + 1)) ? token : undefined;
 }
 
 /**
@@ -113,12 +105,6 @@ function cookieToken(request: CourseRequest): string | undefined {
 function onlyCookie(request: CourseRequest, name: string): string | undefined {
   const values = request.cookieValues(name);
   return values.length === 1 ? values[0] : undefined;
-}
-
-function sameText(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 function listed(list: readonly string[], path: string): boolean {

@@ -10,8 +10,11 @@ export interface StartOptions {
   debug?: boolean;
   /** Called with every error that becomes a 5xx; defaults to `console.error`. */
   onError?: (error: unknown, request: CourseRequest) => void;
-  /** Key that signs CSRF cookies [`COURSE_SECRET`, else random per process]. */
-  secret?: string;
+  /**
+   * Key that signs CSRF and signed cookies [`COURSE_SECRET`, else random per process]. A list
+   * rotates keys: the first signs, every one verifies.
+   */
+  secret?: string | readonly string[];
   /** Longest parameter value, in characters; longer is a 414 [1,000]. */
   maxParamLength?: number;
   /** Largest form or JSON body the router reads, in bytes [1 MiB]. */

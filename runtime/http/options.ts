@@ -42,7 +42,12 @@ const size: Kind = {
 const KINDS: Record<keyof StartOptions, Kind> = {
   debug: boolean,
   onError: fn,
-  secret: text,
+  secret: {
+    what: 'a string, or a non-empty list of non-empty strings',
+    test: (v) =>
+      typeof v === 'string' ||
+      (Array.isArray(v) && v.length > 0 && v.every((k) => typeof k === 'string' && k !== '')),
+  },
   maxParamLength: size,
   bodyLimit: size,
   multipartLimit: size,
