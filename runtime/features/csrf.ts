@@ -4,6 +4,7 @@ import { HttpException } from '../http/errors.js';
 import { crossOrigin, isSecure } from '../http/origin.js';
 import type { CourseRequest } from '../http/request.js';
 import { setCookie } from './cookies.js';
+import { corsAllowsOrigin } from './cors.js';
 import { sameText, signature, verified } from './signing.js';
 
 /** The form field, header and cookies of the CSRF token. */
@@ -35,7 +36,8 @@ export class BaseCsrfVerifier {
 
   async handle(request: CourseRequest): Promise<void> {
     if (SAFE.has(request.method) || !this.applies(request.path)) return;
-    if (crossOrigin(request, secure(request)))
+    // An origin the route's `Cors` middleware allows passes this check; the token is still needed.
+    if (crossOrigin(request, secure(request)) && !corsAllowsOrigin(request))
       throw new HttpException(403, 'Cross-origin request refused');
     // The body is read last, only for a form's field: a request refused for its origin, its
     // cookie or its header costs no body read or parse.
