@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { CourseRequest } from './request.js';
+import type { RequestLogger } from './request-log.js';
 import type { CourseResponse } from './response.js';
 import type { Store } from '../stores/types.js';
 import type { RouteTable } from '../types.js';
@@ -41,6 +42,11 @@ export interface StartOptions {
   pepper?: string;
   /** Hosts `toRoute`/`redirect` may send clients to, besides this app [none]. */
   redirectHosts?: readonly string[];
+  /**
+   * Logs each request when it ends: `true` as JSON lines on stdout, or through a logger (pino,
+   * any `{ info, error }`) [off].
+   */
+  requestLog?: boolean | RequestLogger;
 }
 
 /** What `request()`, `response()` and `url()` see while a request is served. */

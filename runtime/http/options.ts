@@ -62,6 +62,15 @@ const KINDS: Record<keyof StartOptions, Kind> = {
     test: (v) => Number.isSafeInteger(v) && (v as number) >= 0,
   },
   pepper: text,
+  requestLog: {
+    what: 'true, false or a logger ({ info, error })',
+    test: (v) =>
+      typeof v === 'boolean' ||
+      (typeof v === 'object' &&
+        v !== null &&
+        typeof (v as { info?: unknown }).info === 'function' &&
+        typeof (v as { error?: unknown }).error === 'function'),
+  },
   redirectHosts: {
     what: 'a list of host names',
     test: (v) => Array.isArray(v) && v.every((h) => typeof h === 'string'),

@@ -9,6 +9,7 @@ import { readFetchBody } from '../body.js';
 import { headerPairs, isFraming, NULL_BODY_STATUS } from './_common.js';
 import { pathStart } from '../host.js';
 import { logError } from '../log.js';
+import { requestLog, type RequestLog } from '../request-log.js';
 import { withoutFragment } from '../path.js';
 import { CourseRequest } from '../request.js';
 import type { RouteTable } from '../../types.js';
@@ -23,10 +24,11 @@ export function createFetchHandler(
   table: RouteTable,
   options: StartOptions,
 ): (request: Request, info?: FetchInfo) => Promise<Response> {
+  const log = requestLog(options);
   return (native, info) => {
     // Not an `async` function: a route that answers at once is not made to wait for a tick.
     try {
-      return Promise.resolve(respond(table, options, native, info));
+      return Promise.resolve(respond(table, options, native, info, log));
     } catch (error) {
       return Promise.reject(error as Error);
     }
@@ -40,6 +42,7 @@ function respond(
   options: StartOptions,
   native: Request,
   info: FetchInfo | undefined,
+  log: RequestLog | undefined,
 ): Response | Promise<Response> {
   const head = native.method === 'HEAD';
   // Each read of `Request.url` serialises the URL again.
@@ -70,10 +73,23 @@ function respond(
     },
     native,
   );
+  if (log !== undefined)
+    return logged(log, request, performance.now(), dispatch(table, options, request), head);
   const outcome = dispatch(table, options, request);
   return outcome instanceof Promise
     ? outcome.then((done) => toResponse(done, head))
     : toResponse(outcome, head);
+}
+
+/** The response of `outcome`, written to the request log once it is made. */
+async function logged(
+  log: RequestLog,
+  request: CourseRequest,
+  started: number,
+  outcome: Outcome | Promise<Outcome>,
+  head: boolean,
+): Promise<Response> {
+  return log.fetch(request, started, toResponse(await outcome, head));
 }
 
 /**

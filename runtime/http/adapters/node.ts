@@ -11,6 +11,7 @@ import {
 import { readNodeBody } from '../body.js';
 import { finalHeaders, isFraming, NULL_BODY_STATUS } from './_common.js';
 import { logError } from '../log.js';
+import { requestLog } from '../request-log.js';
 import { withoutFragment } from '../path.js';
 import { CourseRequest, type RequestSource } from '../request.js';
 import type { RouteTable } from '../../types.js';
@@ -20,6 +21,7 @@ export function createNodeHandler(
   table: RouteTable,
   options: StartOptions,
 ): (req: IncomingMessage, res: ServerResponse) => void {
+  const log = requestLog(options);
   return (req, res) => {
     const head = req.method === 'HEAD';
     let raw = req.url ?? '/';
@@ -35,6 +37,7 @@ export function createNodeHandler(
       new NodeSource(req),
       req,
     );
+    if (log !== undefined) log.node(request, res);
     const outcome = dispatch(table, options, request);
     if (!(outcome instanceof Promise)) return deliver(outcome, res, head);
     outcome.then(
