@@ -91,6 +91,7 @@ describe('requestLog with a logger (pino, or any { info, error })', () => {
     await served.app.request('/users/%0a%1b?x');
     const { entry } = await lastEntry(1);
     expect(entry.path).toBe('/users/%0a%1b');
+    // eslint-disable-next-line no-control-regex
     expect(JSON.stringify(entry)).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
   });
 });
