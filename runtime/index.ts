@@ -1,6 +1,7 @@
 export { Course } from './course.js';
 export { url, request, response, spoofing } from './features/helpers.js';
 export { Cors } from './features/cors.js';
+export { ServeStatic } from './features/static/serve-static.js';
 export { BaseCsrfVerifier, TokenMismatchException, csrfToken } from './features/csrf.js';
 export { Controller, passHash, passVerify } from './features/controller.js';
 export { input } from './features/input.js';
