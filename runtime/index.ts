@@ -21,6 +21,7 @@ export { RouteBuilder } from './dsl/route-builder.js';
 export type { CourseApp } from './http/app.js';
 export type { CookieOptions } from './features/cookies.js';
 export type { CorsOrigins } from './features/cors.js';
+export type { CompressOptions } from './features/compress.js';
 export type { RequestLogEntry, RequestLogger } from './http/request-log.js';
 export type { FetchInfo } from './http/adapters/fetch.js';
 export type { InputSource, ParsedBody, UploadedFile } from './features/input.js';

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { CourseRequest } from './request.js';
 import type { RequestLogger } from './request-log.js';
+import type { CompressOptions } from '../features/compress.js';
 import type { CourseResponse } from './response.js';
 import type { Store } from '../stores/types.js';
 import type { RouteTable } from '../types.js';
@@ -47,6 +48,11 @@ export interface StartOptions {
    * any `{ info, error }`) [off].
    */
   requestLog?: boolean | RequestLogger;
+  /**
+   * Compresses responses (brotli, gzip) whose type compresses, over `threshold` bytes, for
+   * clients that accept it [off].
+   */
+  compress?: boolean | CompressOptions;
 }
 
 /** What `request()`, `response()` and `url()` see while a request is served. */

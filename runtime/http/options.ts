@@ -71,6 +71,21 @@ const KINDS: Record<keyof StartOptions, Kind> = {
         typeof (v as { info?: unknown }).info === 'function' &&
         typeof (v as { error?: unknown }).error === 'function'),
   },
+  compress: {
+    what: "true, false or { threshold: a whole number, encodings: ['br', 'gzip'] }",
+    test: (v) => {
+      if (typeof v === 'boolean') return true;
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+      const { threshold, encodings, ...rest } = v as Record<string, unknown>;
+      return (
+        Object.keys(rest).length === 0 &&
+        (threshold === undefined ||
+          (Number.isSafeInteger(threshold) && (threshold as number) >= 0)) &&
+        (encodings === undefined ||
+          (Array.isArray(encodings) && encodings.every((e) => e === 'br' || e === 'gzip')))
+      );
+    },
+  },
   redirectHosts: {
     what: 'a list of host names',
     test: (v) => Array.isArray(v) && v.every((h) => typeof h === 'string'),

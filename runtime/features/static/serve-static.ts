@@ -4,6 +4,7 @@ import type { CourseRequest } from '../../http/request.js';
 import type { CourseResponse } from '../../http/response.js';
 import { openInside, readWhole, streamOf, typeOf, type OpenFile } from './files.js';
 import { rangeOf } from './range.js';
+import { acceptedEncodings } from '../encodings.js';
 
 /**
  * Serves the files of a folder. Extend it in the app, set `root`, and put the class on a `GET`
@@ -76,7 +77,7 @@ export class ServeStatic {
     const dir = relative.slice(0, -1);
     const base = relative[relative.length - 1]!;
     for (const [encoding, extension] of SIBLINGS) {
-      if (!accepted.has(encoding)) continue;
+      if (!accepted.includes(encoding)) continue;
       const other = await openInside(this.root, [...dir, base + extension]);
       if (other?.stats.isFile()) {
         await file.handle.close();
@@ -97,7 +98,7 @@ export class ServeStatic {
 
 /** Files up to this size are read whole (and sent with a `Content-Length`); larger ones stream. */
 const READ_WHOLE = 64 * 1024;
-const SIBLINGS: readonly [string, string][] = [
+const SIBLINGS: readonly ['br' | 'gzip', string][] = [
   ['br', '.br'],
   ['gzip', '.gz'],
 ];
@@ -126,21 +127,6 @@ function fileSegments(request: CourseRequest): string[] | undefined {
     segments.push(segment);
   }
   return segments;
-}
-
-/** The encodings `Accept-Encoding` accepts with a non-zero weight, among `br` and `gzip`. */
-export function acceptedEncodings(header: string | undefined): Set<string> {
-  const accepted = new Set<string>();
-  if (header === undefined) return accepted;
-  // Only the first entries are read: a list of ten thousand costs no more than a short one.
-  for (const entry of header.split(',', 32)) {
-    const [name = '', ...params] = entry.split(';');
-    const coding = name.trim().toLowerCase();
-    const q = params.find((p) => p.trim().startsWith('q='));
-    if (q !== undefined && Number(q.trim().slice(2)) === 0) continue;
-    if (coding === 'br' || coding === 'gzip') accepted.add(coding);
-  }
-  return accepted;
 }
 
 function withCharset(type: string): string {

@@ -10,6 +10,7 @@ import { headerPairs, isFraming, NULL_BODY_STATUS } from './_common.js';
 import { pathStart } from '../host.js';
 import { logError } from '../log.js';
 import { requestLog, type RequestLog } from '../request-log.js';
+import { compressor, type Compressor } from '../../features/compress.js';
 import { withoutFragment } from '../path.js';
 import { CourseRequest } from '../request.js';
 import type { RouteTable } from '../../types.js';
@@ -25,10 +26,11 @@ export function createFetchHandler(
   options: StartOptions,
 ): (request: Request, info?: FetchInfo) => Promise<Response> {
   const log = requestLog(options);
+  const compress = compressor(options);
   return (native, info) => {
     // Not an `async` function: a route that answers at once is not made to wait for a tick.
     try {
-      return Promise.resolve(respond(table, options, native, info, log));
+      return Promise.resolve(respond(table, options, native, info, log, compress));
     } catch (error) {
       return Promise.reject(error as Error);
     }
@@ -43,6 +45,7 @@ function respond(
   native: Request,
   info: FetchInfo | undefined,
   log: RequestLog | undefined,
+  compress: Compressor | undefined,
 ): Response | Promise<Response> {
   const head = native.method === 'HEAD';
   // Each read of `Request.url` serialises the URL again.
@@ -73,8 +76,14 @@ function respond(
     },
     native,
   );
-  if (log !== undefined)
-    return logged(log, request, performance.now(), dispatch(table, options, request), head);
+  if (log !== undefined || compress !== undefined) {
+    const started = performance.now();
+    const served = dispatch(table, options, request);
+    const outcome = compress === undefined ? served : compress(request, served);
+    return log === undefined
+      ? Promise.resolve(outcome).then((done) => toResponse(done, head))
+      : logged(log, request, started, outcome, head);
+  }
   const outcome = dispatch(table, options, request);
   return outcome instanceof Promise
     ? outcome.then((done) => toResponse(done, head))

@@ -12,6 +12,7 @@ import { readNodeBody } from '../body.js';
 import { finalHeaders, isFraming, NULL_BODY_STATUS } from './_common.js';
 import { logError } from '../log.js';
 import { requestLog } from '../request-log.js';
+import { compressor } from '../../features/compress.js';
 import { withoutFragment } from '../path.js';
 import { CourseRequest, type RequestSource } from '../request.js';
 import type { RouteTable } from '../../types.js';
@@ -22,6 +23,7 @@ export function createNodeHandler(
   options: StartOptions,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const log = requestLog(options);
+  const compress = compressor(options);
   return (req, res) => {
     const head = req.method === 'HEAD';
     let raw = req.url ?? '/';
@@ -38,7 +40,10 @@ export function createNodeHandler(
       req,
     );
     if (log !== undefined) log.node(request, res);
-    const outcome = dispatch(table, options, request);
+    const outcome =
+      compress === undefined
+        ? dispatch(table, options, request)
+        : compress(request, dispatch(table, options, request));
     if (!(outcome instanceof Promise)) return deliver(outcome, res, head);
     outcome.then(
       (done) => deliver(done, res, head),
