@@ -18,7 +18,10 @@ export interface OpenFile {
  * every symlink is resolved, is still inside the real `root`; `undefined` when there is no such
  * regular file.
  */
-export async function openInside(root: string, relative: string[]): Promise<OpenFile | undefined> {
+export async function openInside(
+  root: string | URL,
+  relative: readonly string[],
+): Promise<OpenFile | undefined> {
   const { fs, path } = await nodeModules();
   const realRoot = await realRootOf(root);
   if (realRoot === undefined) return undefined;
@@ -91,6 +94,7 @@ let modules:
 let mimeTable: Promise<typeof import('mime')> | undefined;
 // Real paths of served folders; a folder that does not exist is looked for again.
 const realRoots = new Map<string, string>();
+let toPath: Promise<typeof import('node:url').fileURLToPath> | undefined;
 
 function nodeModules() {
   return (modules ??= Promise.all([import('node:fs/promises'), import('node:path')]).then(
@@ -98,13 +102,18 @@ function nodeModules() {
   ));
 }
 
-async function realRootOf(root: string): Promise<string | undefined> {
-  const known = realRoots.get(root);
+async function realRootOf(root: string | URL): Promise<string | undefined> {
+  const key = String(root);
+  const known = realRoots.get(key);
   if (known !== undefined) return known;
   const { fs, path } = await nodeModules();
   try {
-    const real = await fs.realpath(path.resolve(root));
-    realRoots.set(root, real);
+    const folder =
+      typeof root === 'string'
+        ? path.resolve(root)
+        : (await (toPath ??= import('node:url').then((url) => url.fileURLToPath)))(root);
+    const real = await fs.realpath(folder);
+    realRoots.set(key, real);
     return real;
   } catch {
     return undefined;

@@ -17,8 +17,11 @@ import { acceptedEncodings } from '../encodings.js';
  * `fallthrough`, the route's callback answers).
  */
 export class ServeStatic {
-  /** The folder, absolute or relative to the working directory. */
-  protected root = 'public';
+  /**
+   * The folder: a path (absolute, or relative to the working directory), or a `file:` URL
+   * (`new URL('../../public/', import.meta.url)`, beside the app's code wherever it runs).
+   */
+  protected root: string | URL = 'public';
   /** `Cache-Control: public, max-age=…` in seconds. */
   protected maxAge = 0;
   /** Adds `immutable` to `Cache-Control` (for file names holding a hash). */
