@@ -16,7 +16,7 @@ export interface CompressOptions {
 export type Compressor = (
   request: CourseRequest,
   outcome: CourseResponse | Response | Promise<CourseResponse | Response>,
-) => Promise<CourseResponse | Response>;
+) => CourseResponse | Response | Promise<CourseResponse | Response>;
 
 /**
  * The compressor `options` ask for, or `undefined` when compression is off (the adapters then do
@@ -29,11 +29,10 @@ export function compressor(options: StartOptions): Compressor | undefined {
   const modules = Promise.all([import('node:zlib'), import('node:stream')]);
   // An unhandled rejection on a runtime without them: the first response tells it instead.
   modules.catch(() => {});
-  return async (request, pending) => {
-    const outcome = await pending;
-    if (request.method === 'HEAD') return outcome;
-    const plan = planOf(request, outcome, threshold, encodings);
-    if (plan === undefined) return outcome;
+  const compress = async (
+    outcome: CourseResponse | Response,
+    plan: Plan,
+  ): Promise<CourseResponse | Response> => {
     const [zlib, { Readable, pipeline }] = await modules;
     const encoder =
       plan.encoding === 'br'
@@ -53,6 +52,16 @@ export function compressor(options: StartOptions): Compressor | undefined {
     const body = Readable.toWeb(encoder) as unknown as ReadableStream<Uint8Array>;
     return new Response(body, { status: plan.status, headers: plan.headers });
   };
+  const settle = (request: CourseRequest, outcome: CourseResponse | Response) => {
+    const plan =
+      request.method === 'HEAD' ? undefined : planOf(request, outcome, threshold, encodings);
+    return plan === undefined ? outcome : compress(outcome, plan);
+  };
+  // An answer that is not compressed is not made to wait for a promise.
+  return (request, pending) =>
+    pending instanceof Promise
+      ? pending.then((outcome) => settle(request, outcome))
+      : settle(request, pending);
 }
 
 // --- internal ---
