@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { rawExchange } from '../_child.js';
+import { rawHttp } from '../_raw-http.js';
 import { servedApp } from '../_utils.js';
 
 // Compression as the threat model's "Compression abuse" row attacks it: huge Accept-Encoding
@@ -27,52 +27,14 @@ Course.post('/echo', async () => 'got ' + (await request().body()).byteLength + 
   { compress: true },
 );
 
-interface Raw {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
-
-async function raw(
-  target: string,
-  headers: Record<string, string> = {},
-  method = 'GET',
-  body = '',
-): Promise<Raw> {
-  const port = Number(new URL(state.served.base).port);
-  const lines = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`);
-  const answer = await rawExchange(
-    port,
-    [
-      `${method} ${target} HTTP/1.1\r\nHost: localhost\r\n${lines.join('')}Connection: close\r\n\r\n`,
-      ...(body ? [Buffer.from(body, 'latin1')] : []),
-    ],
-    { keepOpen: true },
+const raw = (target: string, headers: Record<string, string> = {}, method = 'GET', body = '') =>
+  rawHttp(
+    Number(new URL(state.served.base).port),
+    method,
+    target,
+    headers,
+    body ? Buffer.from(body, 'latin1') : undefined,
   );
-  const bytes = Buffer.from(answer.text, 'latin1');
-  const split = bytes.indexOf('\r\n\r\n');
-  const out: Raw = { status: answer.status, headers: {}, body: bytes.subarray(split + 4) };
-  for (const line of bytes.subarray(0, split).toString('latin1').split('\r\n').slice(1)) {
-    const colon = line.indexOf(':');
-    const name = line.slice(0, colon).toLowerCase();
-    const value = line.slice(colon + 1).trim();
-    out.headers[name] = out.headers[name] === undefined ? value : `${out.headers[name]}, ${value}`;
-  }
-  if (out.headers['transfer-encoding'] === 'chunked') out.body = unchunk(out.body);
-  return out;
-}
-
-function unchunk(body: Buffer): Buffer {
-  const parts: Buffer[] = [];
-  let at = 0;
-  for (;;) {
-    const eol = body.indexOf('\r\n', at);
-    const size = parseInt(body.subarray(at, eol).toString(), 16);
-    if (!size) return Buffer.concat(parts);
-    parts.push(body.subarray(eol + 2, eol + 2 + size));
-    at = eol + 2 + size + 2;
-  }
-}
 
 function decoded(answer: { headers: Record<string, string>; body: Buffer }): string {
   const encoding = answer.headers['content-encoding'];

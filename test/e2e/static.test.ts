@@ -4,6 +4,7 @@ import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rawExchange } from '../_child.js';
+import { rawHttp } from '../_raw-http.js';
 import { servedApp } from '../_utils.js';
 
 // Static files as the threat model's "Static file escape" row attacks them: encoded dot
@@ -54,46 +55,8 @@ export class Shell extends ServeStatic {
 }`,
 });
 
-interface Raw {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
-
-async function raw(target: string, headers: Record<string, string> = {}, method = 'GET') {
-  const port = Number(new URL(state.served.base).port);
-  const lines = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`);
-  // Kept open: the server closes it after its answer (`Connection: close`).
-  const answer = await rawExchange(
-    port,
-    [
-      `${method} ${target} HTTP/1.1\r\nHost: localhost\r\n${lines.join('')}Connection: close\r\n\r\n`,
-    ],
-    { keepOpen: true },
-  );
-  const bytes = Buffer.from(answer.text, 'latin1');
-  const split = bytes.indexOf('\r\n\r\n');
-  const head = bytes.subarray(0, split).toString('latin1');
-  const out: Raw = { status: answer.status, headers: {}, body: bytes.subarray(split + 4) };
-  for (const line of head.split('\r\n').slice(1)) {
-    const colon = line.indexOf(':');
-    out.headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
-  }
-  if (out.headers['transfer-encoding'] === 'chunked') out.body = unchunk(out.body);
-  return out;
-}
-
-function unchunk(body: Buffer): Buffer {
-  const parts: Buffer[] = [];
-  let at = 0;
-  for (;;) {
-    const eol = body.indexOf('\r\n', at);
-    const size = parseInt(body.subarray(at, eol).toString(), 16);
-    if (!size) return Buffer.concat(parts);
-    parts.push(body.subarray(eol + 2, eol + 2 + size));
-    at = eol + 2 + size + 2;
-  }
-}
+const raw = (target: string, headers: Record<string, string> = {}, method = 'GET') =>
+  rawHttp(Number(new URL(state.served.base).port), method, target, headers);
 
 /** The same request through Fetch. */
 async function viaFetch(target: string, headers: Record<string, string> = {}) {
