@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { rawExchange } from '../_child.js';
 import { rawHttp } from '../_raw-http.js';
 import { servedApp } from '../_utils.js';
@@ -238,12 +239,25 @@ describe('escape attempts (raw sockets, then Fetch)', () => {
     }
   });
 
-  it('a client that leaves in the middle of a large file leaves the server serving', async () => {
+  it('a client that leaves in the middle of a large file: its file is closed, the server serves on', async () => {
     const port = Number(new URL(state.served.base).port);
-    for (let i = 0; i < 20; i++)
-      await rawExchange(port, ['GET /assets/big.bin HTTP/1.1\r\nHost: localhost\r\n\r\n'], {
-        abortAfter: 1,
-      });
+    // The server runs in this process: its open files are this process's descriptors.
+    const open = () => readdirSync('/proc/self/fd').length;
+    const before = open();
+    for (let i = 0; i < 20; i++) await leaveAfterFirstBytes(port, '/assets/big.bin');
+    await vi.waitFor(() => expect(open()).toBeLessThanOrEqual(before + 2), { timeout: 5000 });
     expect((await raw('/assets/hello.txt')).body.toString()).toBe('hello world');
   });
 });
+
+/** Asks for `target` and closes the connection when the first bytes of the answer arrive. */
+function leaveAfterFirstBytes(port: number, target: string): Promise<void> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () =>
+      socket.write(`GET ${target} HTTP/1.1\r\nHost: localhost\r\n\r\n`),
+    );
+    socket.once('data', () => socket.destroy());
+    socket.on('error', () => {});
+    socket.on('close', () => resolve());
+  });
+}
