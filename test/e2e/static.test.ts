@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { rawExchange } from '../_child.js';
 import { rawHttp } from '../_raw-http.js';
 import { servedApp } from '../_utils.js';
 
