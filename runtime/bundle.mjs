@@ -2,15 +2,18 @@
 // `./db`) bundled into one file in dist/, the code two entries share in chunks beside them, so
 // that importing `course-router` reads a few files rather than forty (32 → 14 ms); and the
 // third-party code the runtime runs (qs and busboy, loaded when a request first needs them;
-// bcryptjs, inside the password worker) bundled into dist/, with their licences, so that a
-// server installs one package and compiles nothing. tsc's declarations stay as they are.
+// bcryptjs, inside the password worker; cookie and mime, inside the entries and the chunks that
+// need them) bundled into dist/, with their licences, so that a server installs one package and
+// compiles nothing. tsc's declarations stay as they are.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';
 
 const require = createRequire(import.meta.url);
-const BUNDLED = ['qs', 'busboy', 'bcryptjs'];
+const BUNDLED = ['qs', 'busboy', 'bcryptjs', 'cookie', 'mime'];
+// Optional peers the app installs (`course-router/redis`); every other package is bundled.
+const PEERS = ['ioredis', 'knex', 'better-sqlite3'];
 const common = { bundle: true, platform: 'node', target: 'node20', logLevel: 'warning' };
 
 await build({
@@ -39,7 +42,7 @@ const { metafile } = await build({
   chunkNames: 'chunk-[hash]',
   outdir: 'dist',
   allowOverwrite: true,
-  packages: 'external',
+  external: PEERS,
   metafile: true,
 });
 const bundled = new Set(Object.keys(metafile.outputs).map((file) => path.resolve(file)));

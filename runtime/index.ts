@@ -1,5 +1,7 @@
 export { Course } from './course.js';
 export { url, request, response, spoofing } from './features/helpers.js';
+export { Cors } from './features/cors.js';
+export { ServeStatic } from './features/static/serve-static.js';
 export { BaseCsrfVerifier, TokenMismatchException, csrfToken } from './features/csrf.js';
 export { Controller, passHash, passVerify } from './features/controller.js';
 export { input } from './features/input.js';
@@ -17,6 +19,10 @@ export {
 export { RouteBuilder } from './dsl/route-builder.js';
 
 export type { CourseApp } from './http/app.js';
+export type { CookieOptions } from './features/cookies.js';
+export type { CorsOrigins } from './features/cors.js';
+export type { CompressOptions } from './features/compress.js';
+export type { RequestLogEntry, RequestLogger } from './http/request-log.js';
 export type { FetchInfo } from './http/adapters/fetch.js';
 export type { InputSource, ParsedBody, UploadedFile } from './features/input.js';
 export type { PasswordInfo } from './features/password.js';

@@ -1,8 +1,11 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { requireContext } from '../http/context.js';
 import { HttpException } from '../http/errors.js';
 import { crossOrigin, isSecure } from '../http/origin.js';
 import type { CourseRequest } from '../http/request.js';
+import { setCookie } from './cookies.js';
+import { corsAllowsOrigin } from './cors.js';
+import { sameText, signature, verified } from './signing.js';
 
 /** The form field, header and cookies of the CSRF token. */
 export const CSRF_FIELD = 'csrf_token';
@@ -33,7 +36,8 @@ export class BaseCsrfVerifier {
 
   async handle(request: CourseRequest): Promise<void> {
     if (SAFE.has(request.method) || !this.applies(request.path)) return;
-    if (crossOrigin(request, secure(request)))
+    // An origin the route's `Cors` middleware allows passes this check; the token is still needed.
+    if (crossOrigin(request, secure(request)) && !corsAllowsOrigin(request))
       throw new HttpException(403, 'Cross-origin request refused');
     // The body is read last, only for a form's field: a request refused for its origin, its
     // cookie or its header costs no body read or parse.
@@ -64,10 +68,13 @@ export function csrfToken(): string {
   if (existing !== undefined) return (request.csrfToken = existing);
   const token = randomBytes(32).toString('hex');
   request.csrfToken = token;
-  const cookie = `${token}.${sign(token)}; Path=/; HttpOnly; SameSite=Lax`;
-  response.cookies.push(
-    secure(request) ? `${CSRF_HOST_COOKIE}=${cookie}; Secure` : `${CSRF_COOKIE}=${cookie}`,
-  );
+  const https = secure(request);
+  setCookie(response, https ? CSRF_HOST_COOKIE : CSRF_COOKIE, `${token}.${signature(token)}`, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: https,
+  });
   return token;
 }
 
@@ -75,19 +82,6 @@ export function csrfToken(): string {
 
 // Every other verb (WebDAV's PROPFIND, LOCK… too, which `Course.any` routes answer) is checked.
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
-let processSecret: string | undefined;
-
-function secret(): string {
-  const configured = requireContext('csrf').options.secret ?? process.env['COURSE_SECRET'];
-  if (configured) return configured;
-  // Without a configured secret, tokens are valid for this process only.
-  return (processSecret ??= randomBytes(32).toString('hex'));
-}
-
-function sign(token: string): string {
-  return createHmac('sha256', secret()).update(token).digest('base64url');
-}
-
 function secure(request: CourseRequest): boolean {
   return isSecure(request, requireContext('csrf').options.trustProxy);
 }
@@ -102,7 +96,7 @@ function cookieToken(request: CourseRequest): string | undefined {
   const dot = cookie?.lastIndexOf('.') ?? -1;
   if (!cookie || dot <= 0) return undefined;
   const token = cookie.slice(0, dot);
-  return sameText(cookie.slice(dot + 1), sign(token)) ? token : undefined;
+  return verified(token, cookie.slice(dot + 1)) ? token : undefined;
 }
 
 /**
@@ -113,12 +107,6 @@ function cookieToken(request: CourseRequest): string | undefined {
 function onlyCookie(request: CourseRequest, name: string): string | undefined {
   const values = request.cookieValues(name);
   return values.length === 1 ? values[0] : undefined;
-}
-
-function sameText(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 function listed(list: readonly string[], path: string): boolean {

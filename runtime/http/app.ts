@@ -13,11 +13,19 @@ import { gracefulClose } from './shutdown.js';
 /** Longest time a request head may take to arrive under `listen()`, in ms. */
 const HEADERS_TIMEOUT = 15_000;
 
+/** The origin of `app.request()`'s relative paths. */
+const TEST_ORIGIN = 'http://localhost';
+
 /** A running Course application: one table, two adapters. */
 export interface CourseApp {
   readonly table: RouteTable;
   /** Fetch API: Bun, Deno, workers, tests. */
   readonly fetch: (request: Request, info?: FetchInfo) => Promise<Response>;
+  /**
+   * Test client: serves `path` (`'/users/5?tab=1'`, or a full URL) through `fetch`, with no
+   * server or port. `init` is the `Request`'s (method, headers, body).
+   */
+  readonly request: (path: string | URL, init?: RequestInit) => Promise<Response>;
   /** Request listener of `node:http`, `node:https` and `node:http2` (compatibility API). */
   readonly handler: (
     req: IncomingMessage | Http2ServerRequest,
@@ -43,9 +51,11 @@ export function startApp(table: RouteTable | undefined, options: StartOptions = 
   }
   const handler = createNodeHandler(routes, options);
   const closers: ((grace?: number) => Promise<void>)[] = [];
+  const fetch = createFetchHandler(routes, options);
   return {
     table: routes,
-    fetch: createFetchHandler(routes, options),
+    fetch,
+    request: (path, init) => fetch(new Request(new URL(path, TEST_ORIGIN), init)),
     // HTTP/2's compatibility objects offer what the adapter reads of `node:http`'s.
     handler: handler as CourseApp['handler'],
     listen: (port = Number(process.env['PORT'] ?? 3000), host = '127.0.0.1') =>

@@ -1,5 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { CourseRequest } from './request.js';
+import type { RequestLogger } from './request-log.js';
+import type { CompressOptions } from '../features/compress.js';
 import type { CourseResponse } from './response.js';
 import type { Store } from '../stores/types.js';
 import type { RouteTable } from '../types.js';
@@ -10,8 +12,11 @@ export interface StartOptions {
   debug?: boolean;
   /** Called with every error that becomes a 5xx; defaults to `console.error`. */
   onError?: (error: unknown, request: CourseRequest) => void;
-  /** Key that signs CSRF cookies [`COURSE_SECRET`, else random per process]. */
-  secret?: string;
+  /**
+   * Key that signs CSRF and signed cookies [`COURSE_SECRET`, else random per process]. A list
+   * rotates keys: the first signs, every one verifies.
+   */
+  secret?: string | readonly string[];
   /** Longest parameter value, in characters; longer is a 414 [1,000]. */
   maxParamLength?: number;
   /** Largest form or JSON body the router reads, in bytes [1 MiB]. */
@@ -38,6 +43,16 @@ export interface StartOptions {
   pepper?: string;
   /** Hosts `toRoute`/`redirect` may send clients to, besides this app [none]. */
   redirectHosts?: readonly string[];
+  /**
+   * Logs each request when it ends: `true` as JSON lines on stdout, or through a logger (pino,
+   * any `{ info, error }`) [off].
+   */
+  requestLog?: boolean | RequestLogger;
+  /**
+   * Compresses responses (brotli, gzip) whose type compresses, over `threshold` bytes, for
+   * clients that accept it [off].
+   */
+  compress?: boolean | CompressOptions;
 }
 
 /** What `request()`, `response()` and `url()` see while a request is served. */

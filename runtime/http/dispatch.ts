@@ -6,6 +6,7 @@ import {
   NotFoundHttpException,
   statusText,
 } from './errors.js';
+import { answerPreflight } from '../features/cors.js';
 import { badHost } from './host.js';
 import { logError } from './log.js';
 import { normalizePath } from './path.js';
@@ -131,6 +132,12 @@ function route(
       : find(context, (m, path, host) => table.match(m, path, host));
   if (hit === undefined) {
     const allowed = find(context, (_, path, host) => table.allowed(path, host));
+    if (request.method === 'OPTIONS' && allowed.length > 0) {
+      const preflight = answerPreflight(request, response, allowed, (verb) =>
+        find(context, (_, path, host) => table.match(verb, path, host)),
+      );
+      if (preflight !== undefined) return preflight;
+    }
     if (allowed.length === 0 && table.errorRedirect !== undefined) {
       return response.redirect(table.errorRedirect, 302);
     }

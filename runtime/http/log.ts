@@ -13,7 +13,7 @@ export function logError(prefix: string, error: unknown): void {
 // --- internal ---
 
 /** `text` with control characters (C0, DEL, C1, U+2028/9) written as `\n`, `\u001b`, `\u2028`. */
-function escapeLog(text: string): string {
+export function escapeLog(text: string): string {
   return text.replace(
     CONTROL,
     (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,

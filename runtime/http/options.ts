@@ -42,7 +42,12 @@ const size: Kind = {
 const KINDS: Record<keyof StartOptions, Kind> = {
   debug: boolean,
   onError: fn,
-  secret: text,
+  secret: {
+    what: 'a string, or a non-empty list of non-empty strings',
+    test: (v) =>
+      typeof v === 'string' ||
+      (Array.isArray(v) && v.length > 0 && v.every((k) => typeof k === 'string' && k !== '')),
+  },
   maxParamLength: size,
   bodyLimit: size,
   multipartLimit: size,
@@ -57,6 +62,30 @@ const KINDS: Record<keyof StartOptions, Kind> = {
     test: (v) => Number.isSafeInteger(v) && (v as number) >= 0,
   },
   pepper: text,
+  requestLog: {
+    what: 'true, false or a logger ({ info, error })',
+    test: (v) =>
+      typeof v === 'boolean' ||
+      (typeof v === 'object' &&
+        v !== null &&
+        typeof (v as { info?: unknown }).info === 'function' &&
+        typeof (v as { error?: unknown }).error === 'function'),
+  },
+  compress: {
+    what: "true, false or { threshold: a whole number, encodings: ['br', 'gzip'] }",
+    test: (v) => {
+      if (typeof v === 'boolean') return true;
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+      const { threshold, encodings, ...rest } = v as Record<string, unknown>;
+      return (
+        Object.keys(rest).length === 0 &&
+        (threshold === undefined ||
+          (Number.isSafeInteger(threshold) && (threshold as number) >= 0)) &&
+        (encodings === undefined ||
+          (Array.isArray(encodings) && encodings.every((e) => e === 'br' || e === 'gzip')))
+      );
+    },
+  },
   redirectHosts: {
     what: 'a list of host names',
     test: (v) => Array.isArray(v) && v.every((h) => typeof h === 'string'),

@@ -1,6 +1,7 @@
 import { DEFAULT_BODY_LIMIT } from './body.js';
 import { hostName, targetAuthority } from './host.js';
 import { queryOf } from './path.js';
+import { parseCookies, unsign } from '../features/cookies.js';
 import { DEFAULT_MULTIPART_LIMIT, parseBody, type ParsedBody } from '../features/input.js';
 import type { MatchHit, Params, RouteEntry } from '../types.js';
 
@@ -137,29 +138,37 @@ export class CourseRequest {
     ));
   }
 
-  /** A cookie of the request by name (the first, when the header has several). */
+  /**
+   * A cookie of the request by name, decoded (the first, when the header has several); the
+   * `cookie` package parses the header, once.
+   */
+  cookie(name: string): string | undefined {
+    return this.cookieValues(name)[0];
+  }
+
+  /** `cookie(name)`. */
   getCookie(name: string): string | undefined {
     return this.cookieValues(name)[0];
   }
 
   /**
-   * Every value the `Cookie` header holds for `name`, in order: a browser sends two when a
-   * cookie of the same name was also set for a parent domain or path.
+   * The value of a cookie set with `response().cookie(name, value, { signed: true })` whose
+   * signature one of the app's `secret` keys made (constant-time comparison), else `undefined`.
+   */
+  signedCookie(name: string): string | undefined {
+    for (const text of this.cookieValues(name)) {
+      const value = unsign(name, text);
+      if (value !== undefined) return value;
+    }
+    return undefined;
+  }
+
+  /**
+   * Every value the `Cookie` header holds for `name`, in order, decoded: a browser sends two
+   * when a cookie of the same name was also set for a parent domain or path.
    */
   cookieValues(name: string): readonly string[] {
-    if (!this.#cookies) {
-      this.#cookies = new Map();
-      for (const part of (this.getHeader('cookie') ?? '').split(';')) {
-        const eq = part.indexOf('=');
-        if (eq === -1) continue;
-        const key = part.slice(0, eq).trim();
-        const value = part.slice(eq + 1).trim();
-        const values = this.#cookies.get(key);
-        if (values) values.push(value);
-        else this.#cookies.set(key, [value]);
-      }
-    }
-    return this.#cookies.get(name) ?? [];
+    return (this.#cookies ??= parseCookies(this.getHeader('cookie') ?? '')).get(name) ?? [];
   }
 
   /** The route being served, with its parameters; also set while middleware runs. */

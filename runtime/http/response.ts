@@ -1,3 +1,5 @@
+import { clearCookie, setCookie, type CookieOptions } from '../features/cookies.js';
+
 /**
  * The response being built for the current request: what `response()` returns.
  * A callback may also return a Fetch `Response`, which is sent as is.
@@ -61,6 +63,22 @@ export class CourseResponse {
     this.status = code;
     this.headers['location'] = encodeTarget(url);
     this.written = true;
+    return this;
+  }
+
+  /**
+   * Sets a cookie: `Set-Cookie` with the value percent-encoded and the attributes given
+   * (`httpOnly`, `secure`, `sameSite`, `maxAge` in seconds, `expires`, `path`, `domain`,
+   * `partitioned`; `signed` signs it with the app's `secret`).
+   */
+  cookie(name: string, value: string, options?: CookieOptions): this {
+    setCookie(this, name, value, options);
+    return this;
+  }
+
+  /** Removes a cookie from the browser: give the `path` and `domain` it was set with. */
+  clearCookie(name: string, options?: CookieOptions): this {
+    clearCookie(this, name, options);
     return this;
   }
 

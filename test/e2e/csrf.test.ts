@@ -61,7 +61,7 @@ describe('the cookie: __Host- on https', () => {
       /^CSRF-TOKEN=[0-9a-f]{64}\.[\w-]+; Path=\/; HttpOnly; SameSite=Lax$/,
     );
     expect((await session(HTTPS)).setCookie).toMatch(
-      /^__Host-CSRF-TOKEN=[0-9a-f]{64}\.[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Secure$/,
+      /^__Host-CSRF-TOKEN=[0-9a-f]{64}\.[\w-]+; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
     );
   });
 
@@ -81,9 +81,11 @@ describe('the cookie: __Host- on https', () => {
     const tls = await listenTls(app);
     try {
       const token = await viaTls(tls.port, 'GET', '/token', {});
-      expect(token.setCookie).toMatch(/^__Host-CSRF-TOKEN=.*; Secure$/);
+      expect(token.setCookie).toMatch(/^__Host-CSRF-TOKEN=.*; Secure; SameSite=Lax$/);
       const fetched = await app.fetch(new Request('https://localhost/token'));
-      expect(fetched.headers.get('set-cookie')).toMatch(/^__Host-CSRF-TOKEN=.*; Secure$/);
+      expect(fetched.headers.get('set-cookie')).toMatch(
+        /^__Host-CSRF-TOKEN=.*; Secure; SameSite=Lax$/,
+      );
       const cookie = token.setCookie.split(';')[0]!;
       const post = (headers: Record<string, string>) => viaTls(tls.port, 'POST', '/items', headers);
       expect((await post({ cookie, 'x-csrf-token': token.body })).body).toBe('created');

@@ -9,6 +9,8 @@ import { readFetchBody } from '../body.js';
 import { headerPairs, isFraming, NULL_BODY_STATUS } from './_common.js';
 import { pathStart } from '../host.js';
 import { logError } from '../log.js';
+import { requestLog, type RequestLog } from '../request-log.js';
+import { compressor, type Compressor } from '../../features/compress.js';
 import { withoutFragment } from '../path.js';
 import { CourseRequest } from '../request.js';
 import type { RouteTable } from '../../types.js';
@@ -23,10 +25,12 @@ export function createFetchHandler(
   table: RouteTable,
   options: StartOptions,
 ): (request: Request, info?: FetchInfo) => Promise<Response> {
+  const log = requestLog(options);
+  const compress = compressor(options);
   return (native, info) => {
     // Not an `async` function: a route that answers at once is not made to wait for a tick.
     try {
-      return Promise.resolve(respond(table, options, native, info));
+      return Promise.resolve(respond(table, options, native, info, log, compress));
     } catch (error) {
       return Promise.reject(error as Error);
     }
@@ -40,6 +44,8 @@ function respond(
   options: StartOptions,
   native: Request,
   info: FetchInfo | undefined,
+  log: RequestLog | undefined,
+  compress: Compressor | undefined,
 ): Response | Promise<Response> {
   const head = native.method === 'HEAD';
   // Each read of `Request.url` serialises the URL again.
@@ -70,10 +76,29 @@ function respond(
     },
     native,
   );
+  if (log !== undefined || compress !== undefined) {
+    const started = performance.now();
+    const served = dispatch(table, options, request);
+    const outcome = compress === undefined ? served : compress(request, served);
+    return log === undefined
+      ? Promise.resolve(outcome).then((done) => toResponse(done, head))
+      : logged(log, request, started, outcome, head);
+  }
   const outcome = dispatch(table, options, request);
   return outcome instanceof Promise
     ? outcome.then((done) => toResponse(done, head))
     : toResponse(outcome, head);
+}
+
+/** The response of `outcome`, written to the request log once it is made. */
+async function logged(
+  log: RequestLog,
+  request: CourseRequest,
+  started: number,
+  outcome: Outcome | Promise<Outcome>,
+  head: boolean,
+): Promise<Response> {
+  return log.fetch(request, started, toResponse(await outcome, head));
 }
 
 /**

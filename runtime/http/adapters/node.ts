@@ -11,6 +11,8 @@ import {
 import { afterRefused, dropRest, readNodeBody } from '../body.js';
 import { finalHeaders, isFraming, NULL_BODY_STATUS } from './_common.js';
 import { logError } from '../log.js';
+import { requestLog } from '../request-log.js';
+import { compressor } from '../../features/compress.js';
 import { withoutFragment } from '../path.js';
 import { CourseRequest, type RequestSource } from '../request.js';
 import type { RouteTable } from '../../types.js';
@@ -20,6 +22,8 @@ export function createNodeHandler(
   table: RouteTable,
   options: StartOptions,
 ): (req: IncomingMessage, res: ServerResponse) => void {
+  const log = requestLog(options);
+  const compress = compressor(options);
   return (req, res) => {
     if (afterRefused(req)) return;
     const head = req.method === 'HEAD';
@@ -36,7 +40,11 @@ export function createNodeHandler(
       new NodeSource(req),
       req,
     );
-    const outcome = dispatch(table, options, request);
+    if (log !== undefined) log.node(request, res);
+    const outcome =
+      compress === undefined
+        ? dispatch(table, options, request)
+        : compress(request, dispatch(table, options, request));
     if (!(outcome instanceof Promise)) return deliver(outcome, res, head);
     outcome.then(
       (done) => deliver(done, res, head),

@@ -1,0 +1,85 @@
+import { parseCookie, stringifySetCookie } from 'cookie';
+import type { CourseResponse } from '../http/response.js';
+import { signature, verified } from './signing.js';
+
+/** Attributes of a cookie set by `response().cookie()` (`maxAge` in seconds). */
+export interface CookieOptions {
+  httpOnly?: boolean;
+  secure?: boolean;
+  sameSite?: 'strict' | 'lax' | 'none';
+  /** Seconds until the cookie expires; `Max-Age` wins over `expires` in browsers. */
+  maxAge?: number;
+  expires?: Date;
+  path?: string;
+  domain?: string;
+  /** CHIPS: the cookie is kept per top-level site (needs `secure`). */
+  partitioned?: boolean;
+  priority?: 'low' | 'medium' | 'high';
+  /** Sign the value with the app's `secret`; read it back with `request().signedCookie()`. */
+  signed?: boolean;
+}
+
+/** At most this many cookies of a `Cookie` header are read; the rest are ignored. */
+export const MAX_COOKIES = 256;
+
+/**
+ * The cookies of a `Cookie` header by name, each name's values in order, decoded (`%XX`; a
+ * value that does not decode stays as sent). The `cookie` package parses each pair; the header
+ * is cut at `;` first, so that a name sent twice (a parent domain's cookie beside this host's)
+ * keeps both values. The map has no prototype behind it.
+ */
+export function parseCookies(header: string): Map<string, string[]> {
+  const cookies = new Map<string, string[]>();
+  let count = 0;
+  for (const pair of header.split(';', MAX_COOKIES + 1)) {
+    if (++count > MAX_COOKIES) break;
+    const parsed = parseCookie(pair);
+    for (const name in parsed) {
+      const value = parsed[name]!;
+      const values = cookies.get(name);
+      if (values) values.push(value);
+      else cookies.set(name, [value]);
+    }
+  }
+  return cookies;
+}
+
+/**
+ * Adds a `Set-Cookie` to `response`. The value is percent-encoded (`;`, `,`, CR, LF, non-ASCII
+ * cannot break out of it); a name, path or domain that a header cannot carry throws.
+ */
+export function setCookie(
+  response: CourseResponse,
+  name: string,
+  value: string,
+  options: CookieOptions = {},
+): void {
+  const { signed, ...attributes } = options;
+  const text = signed ? `${value}.${signature(signedData(name, value))}` : value;
+  response.cookies.push(stringifySetCookie(name, text, attributes));
+  response.written = true;
+}
+
+/** Adds a `Set-Cookie` that removes `name` (give the `path` and `domain` it was set with). */
+export function clearCookie(
+  response: CourseResponse,
+  name: string,
+  options: CookieOptions = {},
+): void {
+  setCookie(response, name, '', { ...options, signed: false, maxAge: 0, expires: new Date(0) });
+}
+
+/** The value of a signed cookie whose signature one of the app's keys made, else `undefined`. */
+export function unsign(name: string, text: string | undefined): string | undefined {
+  const dot = text?.lastIndexOf('.') ?? -1;
+  if (text === undefined || dot < 0) return undefined;
+  const value = text.slice(0, dot);
+  return verified(signedData(name, value), text.slice(dot + 1)) ? value : undefined;
+}
+
+// --- internal ---
+
+/** The name is signed with the value: a signed value cannot be moved into another cookie. */
+function signedData(name: string, value: string): string {
+  return `${name}=${value}`;
+}

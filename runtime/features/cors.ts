@@ -1,0 +1,173 @@
+import { requireContext } from '../http/context.js';
+import type { CourseRequest } from '../http/request.js';
+import type { CourseResponse } from '../http/response.js';
+import type { MatchHit, MiddlewareEntry } from '../types.js';
+
+const CORS = Symbol.for('course-router.cors');
+
+/** Who may read a route's answers from another origin: exact origins, `'*'`, or a function. */
+export type CorsOrigins =
+  '*' | readonly string[] | ((origin: string, request: CourseRequest) => boolean);
+
+/**
+ * CORS middleware. Extend it in the app (`app/Middleware/ApiCors.ts`) and set its fields; put
+ * the class on a group or a route as any middleware. A request whose `Origin` is allowed gets
+ * `Access-Control-Allow-Origin` with that origin (never `*` with credentials), the others no
+ * CORS header; every answer says `Vary: Origin`. A preflight (`OPTIONS` with
+ * `Access-Control-Request-Method`) is answered 204 by the router with the methods the route table
+ * has for the path whose routes carry this middleware.
+ */
+export class Cors {
+  /** @internal Marks the class across copies of the runtime (a test runner's beside Node's). */
+  static readonly [CORS] = true;
+  /** Exact origins (`'https://app.example'`, as browsers serialise them), `'*'`, or a function. */
+  protected origins: CorsOrigins = [];
+  /** Send `Access-Control-Allow-Credentials: true` (cookies); needs explicit origins. */
+  protected credentials = false;
+  /** Response headers the page may read besides the CORS-safelisted ones. */
+  protected exposedHeaders: readonly string[] = [];
+  /** Request headers a preflight may ask for (case-insensitive). */
+  protected allowedHeaders: readonly string[] = [
+    'content-type',
+    'authorization',
+    'x-csrf-token',
+    'x-requested-with',
+  ];
+  /** Seconds a browser may keep a preflight's answer; `undefined`: the browser's default. */
+  protected maxAge: number | undefined = undefined;
+  /** `Origin: null` (sandboxed frames, `file:`, some redirects) is allowed only when this is true. */
+  protected allowNullOrigin = false;
+
+  /** As middleware: the CORS headers of an actual request (and of a preflight an `OPTIONS` route gets). */
+  handle(request: CourseRequest): unknown {
+    const { response } = requireContext('Cors');
+    if (isPreflight(request)) {
+      const { table } = requireContext('Cors');
+      const methods = table.allowed(request.path, table.usesHost ? request.getHost() : '');
+      return this.preflight(request, response, methods) ?? undefined;
+    }
+    this.actual(request, response);
+    return undefined;
+  }
+
+  /** The origin to answer with when `origin` may read this route's answers, else `undefined`. */
+  allowedOrigin(origin: string, request: CourseRequest): string | undefined {
+    this.check();
+    const origins = this.origins;
+    if (origins === '*') return this.credentials ? undefined : '*';
+    if (origin === 'null' && !this.allowNullOrigin) return undefined;
+    if (typeof origins === 'function') return origins(origin, request) ? origin : undefined;
+    return origins.includes(origin) ? origin : undefined;
+  }
+
+  /** @internal The 204 of a preflight for `methods`, or `undefined` when it is not allowed. */
+  preflight(
+    request: CourseRequest,
+    response: CourseResponse,
+    methods: readonly string[],
+  ): CourseResponse | undefined {
+    vary(response);
+    const origin = this.allowedOrigin(request.getHeader('origin')!, request);
+    const method = request.getHeader('access-control-request-method')!;
+    const asked = headerList(request.getHeader('access-control-request-headers'));
+    const allowed = this.allowedHeaders.map((h) => h.toLowerCase());
+    if (origin === undefined || !methods.includes(method) || asked === undefined) return undefined;
+    if (asked.some((name) => !allowed.includes(name))) return undefined;
+    const headers = response.headers;
+    this.allowOrigin(response, origin);
+    headers['access-control-allow-methods'] = methods.join(', ');
+    if (asked.length > 0) headers['access-control-allow-headers'] = asked.join(', ');
+    if (this.maxAge !== undefined) headers['access-control-max-age'] = String(this.maxAge);
+    response.status = 204;
+    response.body = null;
+    return response;
+  }
+
+  // --- internal ---
+
+  private actual(request: CourseRequest, response: CourseResponse): void {
+    vary(response);
+    const given = request.getHeader('origin');
+    const origin = given === undefined ? undefined : this.allowedOrigin(given, request);
+    if (origin === undefined) return;
+    this.allowOrigin(response, origin);
+    if (this.exposedHeaders.length > 0)
+      response.headers['access-control-expose-headers'] = this.exposedHeaders.join(', ');
+  }
+
+  private allowOrigin(response: CourseResponse, origin: string): void {
+    response.headers['access-control-allow-origin'] = origin;
+    if (this.credentials) response.headers['access-control-allow-credentials'] = 'true';
+  }
+
+  private check(): void {
+    if (this.credentials && this.origins === '*')
+      throw new TypeError(
+        `course: ${this.constructor.name} allows credentials from every origin ('*'); list the origins`,
+      );
+  }
+}
+
+/**
+ * The router's answer to an `OPTIONS` request no route takes: when it is a CORS preflight whose
+ * requested method has a route at this path carrying a `Cors` middleware, that middleware
+ * answers it with every method of the path whose route carries one; else `undefined` (a 405).
+ */
+export function answerPreflight(
+  request: CourseRequest,
+  response: CourseResponse,
+  allowed: readonly string[],
+  routeFor: (method: string) => MatchHit | undefined,
+): CourseResponse | undefined {
+  if (!isPreflight(request)) return undefined;
+  const asked = request.getHeader('access-control-request-method')!;
+  const hit = allowed.includes(asked) ? routeFor(asked) : undefined;
+  const entry = hit && corsOf(hit);
+  if (!hit || !entry) return undefined;
+  const methods = allowed.filter((method) => method === asked || corsOf(routeFor(method)));
+  request.loaded = hit;
+  return (new entry.use() as Cors).preflight(request, response, methods);
+}
+
+/** Whether the `Cors` middleware of the request's route allows its `Origin` (for CSRF). */
+export function corsAllowsOrigin(request: CourseRequest): boolean {
+  const origin = request.getHeader('origin');
+  const entry = request.loaded && corsOf(request.loaded);
+  if (origin === undefined || entry === undefined) return false;
+  const allowed = (new entry.use() as Cors).allowedOrigin(origin, request);
+  return allowed !== undefined && allowed !== '*';
+}
+
+// --- internal ---
+
+// Longest `Access-Control-Request-Headers` read; past it the preflight is not answered.
+const MAX_REQUEST_HEADERS = 2048;
+
+function isPreflight(request: CourseRequest): boolean {
+  return (
+    request.method === 'OPTIONS' &&
+    request.getHeader('origin') !== undefined &&
+    request.getHeader('access-control-request-method') !== undefined
+  );
+}
+
+function corsOf(hit: MatchHit | undefined): MiddlewareEntry | undefined {
+  return hit?.route.middleware.find((entry) => (entry.use as { [CORS]?: boolean })[CORS] === true);
+}
+
+/** The header names of `Access-Control-Request-Headers`, lower-case; `undefined` when too long. */
+function headerList(value: string | undefined): string[] | undefined {
+  if (value === undefined) return [];
+  if (value.length > MAX_REQUEST_HEADERS) return undefined;
+  return value
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '');
+}
+
+function vary(response: CourseResponse): void {
+  const current = response.headers['vary'];
+  if (current === undefined) response.headers['vary'] = 'Origin';
+  else if (!/(?:^|,)\s*origin\s*(?:,|$)/i.test(current))
+    response.headers['vary'] = `${current}, Origin`;
+}

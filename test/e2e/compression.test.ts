@@ -1,0 +1,130 @@
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { rawHttp } from '../_raw-http.js';
+import { servedApp } from '../_utils.js';
+
+// Compression as the threat model's "Compression abuse" row attacks it: huge Accept-Encoding
+// lists, already-encoded answers, HEAD, small bodies, no-transform; and a gzip request body,
+// which is never inflated — over raw sockets to node:http, and through Fetch.
+const PAGE = '<p>hello</p>'.repeat(500);
+const state = servedApp(
+  {
+    'routes.ts': `
+import { Course, request, response } from 'course-router';
+const PAGE = '<p>hello</p>'.repeat(500);
+Course.get('/page', () => PAGE);
+Course.get('/small', () => 'tiny');
+Course.get('/json', () => ({ items: Array.from({ length: 300 }, (_, i) => ({ id: i, name: 'item ' + i })) }));
+Course.get('/binary', () => new Uint8Array(5000).fill(7));
+Course.get('/encoded', () => { response().header('content-encoding', 'gzip').header('content-type', 'text/plain'); return new Uint8Array([1, 2, 3]).subarray(0) ; });
+Course.get('/no-transform', () => { response().header('cache-control', 'public, no-transform'); return PAGE; });
+Course.get('/etag', () => { response().header('etag', '"v1"').cookie('seen', '1'); return PAGE; });
+Course.get('/stream', () => new Response(new ReadableStream({ start(c) { for (let i = 0; i < 50; i++) c.enqueue(new TextEncoder().encode(PAGE)); c.close(); } }), { headers: { 'content-type': 'text/plain; charset=utf-8' } }));
+Course.get('/empty', () => response().httpCode(204));
+Course.post('/echo', async () => 'got ' + (await request().body()).byteLength + ' bytes');
+`,
+  },
+  { compress: true },
+);
+
+const raw = (target: string, headers: Record<string, string> = {}, method = 'GET', body = '') =>
+  rawHttp(
+    Number(new URL(state.served.base).port),
+    method,
+    target,
+    headers,
+    body ? Buffer.from(body, 'latin1') : undefined,
+  );
+
+function decoded(answer: { headers: Record<string, string>; body: Buffer }): string {
+  const encoding = answer.headers['content-encoding'];
+  if (encoding === 'br') return brotliDecompressSync(answer.body).toString();
+  if (encoding === 'gzip') return gunzipSync(answer.body).toString();
+  return answer.body.toString();
+}
+
+describe('compression', () => {
+  it('brotli first, gzip when only it is accepted; Vary: Accept-Encoding; no Content-Length', async () => {
+    const br = await raw('/page', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['vary']).toBe('Accept-Encoding');
+    expect(br.headers['content-length']).toBeUndefined();
+    expect(br.body.length).toBeLessThan(PAGE.length / 10);
+    expect(decoded(br)).toBe(PAGE);
+    const gz = await raw('/page', { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(decoded(gz)).toBe(PAGE);
+    const none = await raw('/page');
+    expect(none.headers['content-encoding']).toBeUndefined();
+    expect(none.headers['vary']).toBe('Accept-Encoding');
+    expect(none.body.toString()).toBe(PAGE);
+    const refused = await raw('/page', { 'accept-encoding': 'br;q=0, gzip;q=0' });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    const json = await raw('/json', { 'accept-encoding': 'gzip' });
+    expect(JSON.parse(decoded(json)).items).toHaveLength(300);
+  });
+
+  it('through Fetch alike; a stream is compressed as it comes', async () => {
+    const fetched = await state.served.app.request('/page', {
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(fetched.headers.get('content-encoding')).toBe('br');
+    expect(brotliDecompressSync(Buffer.from(await fetched.arrayBuffer())).toString()).toBe(PAGE);
+    const stream = await raw('/stream', { 'accept-encoding': 'gzip' });
+    expect(stream.headers['content-encoding']).toBe('gzip');
+    expect(decoded(stream)).toBe(PAGE.repeat(50));
+  });
+
+  it('never for small bodies, other types, encoded answers, no-transform, HEAD, 204', async () => {
+    const ae = { 'accept-encoding': 'br, gzip' };
+    const small = await raw('/small', ae);
+    expect([small.headers['content-encoding'], small.body.toString()]).toEqual([undefined, 'tiny']);
+    expect((await raw('/binary', ae)).headers['content-encoding']).toBeUndefined();
+    const encoded = await raw('/encoded', ae);
+    expect(encoded.headers['content-encoding']).toBe('gzip');
+    expect([...encoded.body]).toEqual([1, 2, 3]);
+    const kept = await raw('/no-transform', ae);
+    expect(kept.headers['content-encoding']).toBeUndefined();
+    expect(kept.body.toString()).toBe(PAGE);
+    const head = await raw('/page', ae, 'HEAD');
+    expect(head.headers['content-encoding']).toBeUndefined();
+    expect(head.body.length).toBe(0);
+    expect((await raw('/empty', ae)).status).toBe(204);
+  });
+
+  it('a strong ETag becomes weak; cookies are kept', async () => {
+    const answer = await raw('/etag', { 'accept-encoding': 'gzip' });
+    expect(answer.headers['etag']).toBe('W/"v1"');
+    expect(answer.headers['set-cookie']).toBe('seen=1');
+    expect(decoded(answer)).toBe(PAGE);
+  });
+
+  it('a huge Accept-Encoding is read only in its first entries', async () => {
+    const junk = Array.from({ length: 2000 }, (_, i) => `x${i}`).join(',');
+    const overSocket = await raw('/page', { 'accept-encoding': `${junk}, gzip` });
+    expect(overSocket.status).toBe(200);
+    expect(overSocket.headers['content-encoding']).toBeUndefined();
+    const many = Array.from({ length: 10_000 }, () => 'gzip;q=0.5').join(', ');
+    const viaFetch = await state.served.app.request('/page', {
+      headers: { 'accept-encoding': many },
+    });
+    expect(viaFetch.headers.get('content-encoding')).toBe('gzip');
+    expect(gunzipSync(Buffer.from(await viaFetch.arrayBuffer())).toString()).toBe(PAGE);
+  });
+
+  it('a gzip request body is never inflated: a bomb is read as the bytes it is', async () => {
+    const bomb = gzipSync(Buffer.alloc(50 * 1024 * 1024));
+    const answer = await raw(
+      '/echo',
+      {
+        'content-type': 'application/octet-stream',
+        'content-encoding': 'gzip',
+        'content-length': String(bomb.length),
+      },
+      'POST',
+      bomb.toString('latin1'),
+    );
+    expect(answer.status).toBe(200);
+    expect(decoded(answer)).toBe(`got ${bomb.length} bytes`);
+  });
+});

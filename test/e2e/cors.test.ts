@@ -1,0 +1,233 @@
+import { describe, expect, it } from 'vitest';
+import { rawExchange } from '../_child.js';
+import { servedApp } from '../_utils.js';
+
+// CORS as the threat model's "CORS confusion" row attacks it: look-alike origins, `null`, case
+// and trailing dots, preflights for verbs and headers the route lacks — over raw sockets, and
+// the same answers through Fetch; and how an allowed cross-origin write meets CSRF.
+const state = servedApp(
+  {
+    'routes.ts': `
+import { Course, csrfToken, response } from 'course-router';
+Course.csrfVerifier('Middleware\\\\Verifier');
+Course.group({ prefix: '/api', middleware: 'Middleware\\\\ApiCors' }, () => {
+  Course.get('/items', () => { response().header('x-total', '2'); return ['a', 'b']; });
+  Course.post('/items', () => 'created');
+  Course.delete('/items/{id}', (id: string) => 'deleted ' + id);
+  Course.get('/token', () => csrfToken());
+  Course.match(['get', 'options'], '/own', () => 'own options');
+});
+Course.put('/api/items', () => 'no cors here');
+Course.get('/open', () => 'open').addMiddleware('Middleware\\\\OpenCors');
+Course.get('/partner', () => 'partner').addMiddleware('Middleware\\\\PartnerCors');
+Course.get('/bad', () => 'bad').addMiddleware('Middleware\\\\BadCors');
+Course.get('/plain', () => 'plain');
+`,
+    'app/Middleware/Verifier.ts': `
+import { BaseCsrfVerifier } from 'course-router';
+export class Verifier extends BaseCsrfVerifier {}`,
+    'app/Middleware/ApiCors.ts': `
+import { Cors } from 'course-router';
+export class ApiCors extends Cors {
+  protected override origins = ['https://app.example', 'https://trusted.example'];
+  protected override credentials = true;
+  protected override exposedHeaders = ['x-total'];
+  protected override maxAge = 600;
+}`,
+    'app/Middleware/OpenCors.ts': `
+import { Cors } from 'course-router';
+export class OpenCors extends Cors {
+  protected override origins = '*' as const;
+}`,
+    'app/Middleware/PartnerCors.ts': `
+import { Cors, type CourseRequest } from 'course-router';
+export class PartnerCors extends Cors {
+  protected override origins = (origin: string, _request: CourseRequest) => /^https:\\/\\/[a-z]+\\.partner\\.example$/.test(origin);
+}`,
+    'app/Middleware/BadCors.ts': `
+import { Cors } from 'course-router';
+export class BadCors extends Cors {
+  protected override origins = '*' as const;
+  protected override credentials = true;
+}`,
+  },
+  { secret: 'cors-secret' },
+);
+
+interface Raw {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** One request over a raw socket; and the same through `app.request`, which must agree. */
+async function both(method: string, target: string, headers: Record<string, string> = {}) {
+  const port = Number(new URL(state.served.base).port);
+  const lines = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`);
+  const answer = await rawExchange(port, [
+    `${method} ${target} HTTP/1.1\r\nHost: localhost\r\n${lines.join('')}Connection: close\r\n\r\n`,
+  ]);
+  const [head = '', ...rest] = answer.text.split('\r\n\r\n');
+  const picked: Record<string, string> = {};
+  for (const line of head.split('\r\n').slice(1)) {
+    const [name = '', ...value] = line.split(': ');
+    if (/^(access-control-|vary$|allow$)/i.test(name))
+      picked[name.toLowerCase()] = value.join(': ');
+  }
+  const raw: Raw = { status: answer.status, headers: picked, body: rest.join('\r\n\r\n') };
+  const fetched = await state.served.app.request(target, { method, headers });
+  const viaFetch: Record<string, string> = {};
+  fetched.headers.forEach((value, name) => {
+    if (/^(access-control-|vary$|allow$)/.test(name)) viaFetch[name] = value;
+  });
+  expect(viaFetch, `${method} ${target}: fetch and node:http differ`).toEqual(raw.headers);
+  expect(fetched.status).toBe(raw.status);
+  return raw;
+}
+
+const preflight = (origin: string, method: string, extra: Record<string, string> = {}) =>
+  both('OPTIONS', '/api/items', {
+    origin,
+    'access-control-request-method': method,
+    ...extra,
+  });
+
+describe('actual requests', () => {
+  it('an allowed origin gets itself back, credentials, exposed headers, Vary: Origin', async () => {
+    const answer = await both('GET', '/api/items', { origin: 'https://app.example' });
+    expect(answer.status).toBe(200);
+    expect(answer.headers).toEqual({
+      'access-control-allow-origin': 'https://app.example',
+      'access-control-allow-credentials': 'true',
+      'access-control-expose-headers': 'x-total',
+      vary: 'Origin',
+    });
+  });
+
+  it('look-alike, null, mixed-case, trailing-dot and port origins get no CORS header', async () => {
+    for (const origin of [
+      'https://trusted.example.evil.com',
+      'https://eviltrusted.example',
+      'https://app.example.',
+      'https://APP.example',
+      'http://app.example',
+      'https://app.example:8443',
+      'https://app.example/',
+      'null',
+      '',
+      'https://app.example, https://evil.com',
+    ]) {
+      const answer = await both('GET', '/api/items', { origin });
+      expect(answer.status, origin).toBe(200);
+      expect(answer.headers, origin).toEqual({ vary: 'Origin' });
+    }
+  });
+
+  it("a function decides; '*' never goes with credentials", async () => {
+    const partner = await both('GET', '/partner', { origin: 'https://shop.partner.example' });
+    expect(partner.headers['access-control-allow-origin']).toBe('https://shop.partner.example');
+    const fake = await both('GET', '/partner', { origin: 'https://shop.partner.example.evil' });
+    expect(fake.headers['access-control-allow-origin']).toBeUndefined();
+    const nul = await both('GET', '/partner', { origin: 'null' });
+    expect(nul.headers['access-control-allow-origin']).toBeUndefined();
+    const open = await both('GET', '/open', { origin: 'https://any.example' });
+    expect(open.headers['access-control-allow-origin']).toBe('*');
+    expect(open.headers['access-control-allow-credentials']).toBeUndefined();
+    // `*` with credentials is a configuration error: a 500, and no CORS header.
+    const bad = await both('GET', '/bad', { origin: 'https://any.example' });
+    expect(bad.status).toBe(500);
+    expect(bad.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('a route without the middleware sends no CORS header', async () => {
+    expect((await both('GET', '/plain', { origin: 'https://app.example' })).headers).toEqual({});
+  });
+});
+
+describe('preflight', () => {
+  it('is a 204 with the methods of the path whose routes carry the middleware', async () => {
+    const answer = await preflight('https://app.example', 'POST', {
+      'access-control-request-headers': 'Content-Type, X-CSRF-Token',
+    });
+    expect(answer.status).toBe(204);
+    expect(answer.body).toBe('');
+    // PUT /api/items has no Cors middleware: not listed.
+    expect(answer.headers['access-control-allow-methods']).toBe('GET, HEAD, POST');
+    expect(answer.headers).toMatchObject({
+      'access-control-allow-origin': 'https://app.example',
+      'access-control-allow-credentials': 'true',
+      'access-control-allow-headers': 'content-type, x-csrf-token',
+      'access-control-max-age': '600',
+      vary: 'Origin',
+    });
+    const param = await both('OPTIONS', '/api/items/7', {
+      origin: 'https://trusted.example',
+      'access-control-request-method': 'DELETE',
+    });
+    expect(param.status).toBe(204);
+    expect(param.headers['access-control-allow-methods']).toBe('DELETE');
+  });
+
+  it('a verb or header the route lacks, or a refused origin, gets no CORS header', async () => {
+    for (const [origin, method, headers] of [
+      ['https://app.example', 'PUT', undefined], // PUT /api/items has no Cors
+      ['https://app.example', 'PATCH', undefined], // no PATCH route
+      ['https://app.example', 'post', undefined], // methods are case-sensitive
+      ['https://app.example', 'POST', 'x-admin'], // a header not allowed
+      ['https://app.example', 'POST', 'a,'.repeat(2000)], // too long a list
+      ['https://trusted.example.evil.com', 'POST', undefined],
+      ['null', 'POST', undefined],
+    ] as const) {
+      const extra: Record<string, string> =
+        headers === undefined ? {} : { 'access-control-request-headers': headers };
+      const answer = await preflight(origin, method, extra);
+      expect(answer.status, `${origin} ${method} ${headers}`).toBe(405);
+      expect(
+        Object.keys(answer.headers).filter((h) => h.startsWith('access-control-')),
+        `${origin} ${method} ${headers}`,
+      ).toEqual([]);
+    }
+  });
+
+  it('an OPTIONS that is no preflight is the 405 it was; an OPTIONS route with the middleware answers it', async () => {
+    expect((await both('OPTIONS', '/api/items')).status).toBe(405);
+    expect((await both('OPTIONS', '/api/own')).body).toBe('own options');
+    const own = await both('OPTIONS', '/api/own', {
+      origin: 'https://app.example',
+      'access-control-request-method': 'GET',
+    });
+    expect(own.status).toBe(204);
+    expect(own.headers['access-control-allow-methods']).toMatch(/GET/);
+  });
+});
+
+describe('CSRF and an allowed cross-origin write', () => {
+  it('passes the origin check, still needs the token; another origin is refused first', async () => {
+    const tokenAnswer = await state.served.app.request('/api/token', {
+      headers: { origin: 'https://app.example' },
+    });
+    const token = await tokenAnswer.text();
+    const cookie = tokenAnswer.headers.getSetCookie()[0]!.split(';')[0]!;
+    const site = { 'sec-fetch-site': 'cross-site', cookie };
+    const allowed = await both('POST', '/api/items', {
+      ...site,
+      origin: 'https://app.example',
+      'x-csrf-token': token,
+    });
+    expect(allowed.status).toBe(200);
+    expect(allowed.body).toBe('created');
+    const noToken = await both('POST', '/api/items', { ...site, origin: 'https://app.example' });
+    expect(noToken.status).toBe(403);
+    expect(noToken.body).toBe('Invalid CSRF token');
+    const evil = await both('POST', '/api/items', {
+      ...site,
+      origin: 'https://trusted.example.evil.com',
+      'x-csrf-token': token,
+    });
+    expect(evil.status).toBe(403);
+    expect(evil.body).toBe('Cross-origin request refused');
+    // Sec-Fetch-Site says cross-site and there is no Origin to allow: refused.
+    const noOrigin = await both('POST', '/api/items', { ...site, 'x-csrf-token': token });
+    expect(noOrigin.body).toBe('Cross-origin request refused');
+  });
+});
