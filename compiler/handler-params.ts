@@ -91,9 +91,11 @@ export function checkHandlerParams(
       if (d.required)
         diagnostics.error(
           'E_HANDLER',
-          `${label}: its parameter ${d.name} is required, but the route gives ${count(delivered.length)} (${where(d)})`,
+          `${label}: its parameter ${d.name} is required, but the ${skip ? 'middleware is given' : 'route gives'} ${count(delivered.length)} (${where(d)})`,
           loc,
-          `make it optional (${d.name}?: string) or add {${d.name}} to the URL`,
+          skip
+            ? `give it after a colon in the middleware's name ('Name:value'), or make it optional (${d.name}?: string)`
+            : `make it optional (${d.name}?: string) or add {${d.name}} to the URL`,
         );
       continue;
     }

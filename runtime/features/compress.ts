@@ -69,6 +69,7 @@ export function compressor(options: StartOptions): Compressor | undefined {
 // Types whose bodies compress: text, JSON, JavaScript, XML, SVG, and their `+json`/`+xml` kin.
 const COMPRESSIBLE =
   /^(?:text\/|application\/(?:json|javascript|x-javascript|ecmascript|xml|xhtml\+xml|wasm|manifest\+json|ld\+json|graphql-response\+json)\b|image\/svg\+xml\b|[a-z]+\/[\w.-]+\+(?:json|xml)\b)/i;
+const EVENT_STREAM = /^text\/event-stream\b/i;
 // Statuses whose bodies are never compressed: none at all, or a part of a file.
 const SKIPPED = new Set([204, 206, 304]);
 
@@ -92,7 +93,9 @@ function planOf(
   if (SKIPPED.has(outcome.status) || outcome.status < 200) return undefined;
   if (get('content-encoding') !== undefined) return undefined;
   if (/\bno-transform\b/i.test(get('cache-control') ?? '')) return undefined;
-  if (!COMPRESSIBLE.test(get('content-type') ?? '')) return undefined;
+  const type = get('content-type') ?? '';
+  // Events are read as they come: a compressor holds them back until its block fills.
+  if (!COMPRESSIBLE.test(type) || EVENT_STREAM.test(type)) return undefined;
   let size: number | undefined;
   if (own) {
     const body = outcome.body;

@@ -21,6 +21,7 @@ Course.get('/no-transform', () => { response().header('cache-control', 'public, 
 Course.get('/etag', () => { response().header('etag', '"v1"').cookie('seen', '1'); return PAGE; });
 Course.get('/stream', () => new Response(new ReadableStream({ start(c) { for (let i = 0; i < 50; i++) c.enqueue(new TextEncoder().encode(PAGE)); c.close(); } }), { headers: { 'content-type': 'text/plain; charset=utf-8' } }));
 Course.get('/empty', () => response().httpCode(204));
+Course.get('/events', () => new Response(new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('data: first\\n\\n')); setTimeout(() => { try { c.enqueue(new TextEncoder().encode('data: second\\n\\n')); c.close(); } catch { /* the client left */ } }, 300); } }), { headers: { 'content-type': 'text/event-stream' } }));
 Course.post('/echo', async () => 'got ' + (await request().body()).byteLength + ' bytes');
 `,
   },
@@ -90,6 +91,23 @@ describe('compression', () => {
     expect(head.headers['content-encoding']).toBeUndefined();
     expect(head.body.length).toBe(0);
     expect((await raw('/empty', ae)).status).toBe(204);
+  });
+
+  it('never for server-sent events: each event reaches the client as it is sent', async () => {
+    const events = await state.served.app.request('/events', {
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(events.headers.get('content-encoding')).toBeNull();
+    const reader = events.body!.getReader();
+    // The first event arrives before the second is written, not held in a compressor's block.
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe('data: first\n\n');
+    await reader.cancel();
+    const sent = await raw('/events', { 'accept-encoding': 'gzip' });
+    expect([sent.headers['content-encoding'], sent.body.toString()]).toEqual([
+      undefined,
+      'data: first\n\ndata: second\n\n',
+    ]);
   });
 
   it('a strong ETag becomes weak; cookies are kept', async () => {

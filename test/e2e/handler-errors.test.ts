@@ -33,6 +33,7 @@ Course.get('/i/{id}', 'Shop@ok').addMiddleware('Middleware\\\\Role:admin');
 Course.group({ prefix: '/j/{gid}' }, () => {
   Course.get('/k', (gid: string, id: string) => gid + id);
 });
+Course.get('/l/{id}', 'Shop@ok').addMiddleware('Middleware\\\\Role');
 `;
 
 const CORRECT = `import { Course } from 'course-router';
@@ -76,7 +77,7 @@ const SHOP_FILE = 'app/Components/Controller/Shop.ts';
 describe('a handler parameter that cannot take what the route gives is a build error', () => {
   it('fails the build, every mismatch reported at once', () => {
     expect(failing.code).toBe(1);
-    expect(failing.stderr).toContain('build failed: 10 errors');
+    expect(failing.stderr).toContain('build failed: 11 errors');
   });
 
   it("'Class@method': a parameter typed number, at the route call and the method's declaration", () => {
@@ -129,6 +130,12 @@ describe('a handler parameter that cannot take what the route gives is a build e
     );
     expect(failing.stderr).toMatch(
       /routes\.ts:11:\d+: error E_HANDLER: Middleware\\Role:admin \(middleware Role\.handle\): its parameter level: number cannot take the argument "admin", a string \(declared at app\/Middleware\/Role\.ts:2:28\)\n {2}hint: middleware arguments arrive as strings: declare level: string and convert it/,
+    );
+  });
+
+  it('a middleware named without the argument its handle() requires: the hint is the colon', () => {
+    expect(failing.stderr).toMatch(
+      /routes\.ts:15:\d+: error E_HANDLER: Middleware\\Role \(middleware Role\.handle\): its parameter level is required, but the middleware is given none \(declared at app\/Middleware\/Role\.ts:2:28\)\n {2}hint: give it after a colon in the middleware's name \('Name:value'\), or make it optional/,
     );
   });
 

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { connect } from 'node:net';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -29,6 +30,8 @@ writeFileSync(path.join(root, 'app.js.gz'), gzipSync(SCRIPT));
 symlinkSync(path.join(base, 'secret.txt'), path.join(root, 'link-out.txt'));
 symlinkSync(base, path.join(root, 'dir-out'));
 symlinkSync(path.join(root, 'hello.txt'), path.join(root, 'link-in.txt'));
+// A named pipe nobody writes to: opening it for reading would wait for ever.
+execFileSync('mkfifo', [path.join(root, 'pipe.txt')]);
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 const state = servedApp({
@@ -154,6 +157,28 @@ describe('serving', () => {
     }
     const stale = await raw('/assets/hello.txt', { range: 'bytes=0-4', 'if-range': '"old"' });
     expect(stale.status).toBe(200);
+    // If-Range compares strongly (RFC 9110 13.1.5): the weak ETag the file is sent with never
+    // selects a range, its Last-Modified date does.
+    const sent = await raw('/assets/hello.txt');
+    const weak = await raw('/assets/hello.txt', {
+      range: 'bytes=0-4',
+      'if-range': sent.headers['etag']!,
+    });
+    expect([weak.status, weak.body.toString()]).toEqual([200, 'hello world']);
+    const dated = await raw('/assets/hello.txt', {
+      range: 'bytes=0-4',
+      'if-range': sent.headers['last-modified']!,
+    });
+    expect([dated.status, dated.body.toString()]).toEqual([206, 'hello']);
+  });
+
+  it('a named pipe in the folder is no file: 404 at once, and the files still serve', async () => {
+    // More than the four threads file and zlib calls share: had one opened the pipe, each would
+    // hold a thread for ever, and every file after them would wait.
+    const pipes = await Promise.all(Array.from({ length: 6 }, () => raw('/assets/pipe.txt')));
+    expect(pipes.map((answer) => answer.status)).toEqual([404, 404, 404, 404, 404, 404]);
+    expect((await viaFetch('/assets/pipe.txt')).status).toBe(404);
+    expect((await raw('/assets/hello.txt')).body.toString()).toBe('hello world');
   });
 
   it("a folder's index.html; precompressed siblings by Accept-Encoding, with Vary", async () => {

@@ -33,9 +33,18 @@ export async function openInside(
     return undefined;
   }
   if (real !== realRoot && !real.startsWith(realRoot + path.sep)) return undefined;
+  // Only a regular file or a folder is opened: opening a named pipe or a device waits for a
+  // writer, holding one of the few threads every file and zlib call shares, for ever.
+  try {
+    const kind = await fs.stat(real);
+    if (!kind.isFile() && !kind.isDirectory()) return undefined;
+  } catch {
+    return undefined;
+  }
   let handle: FileHandle;
   try {
-    handle = await fs.open(real, 'r');
+    // Non-blocking as well: a file swapped for a pipe between the two calls does not wait either.
+    handle = await fs.open(real, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   } catch {
     return undefined;
   }

@@ -164,7 +164,7 @@ async function send(
   headers['accept-ranges'] = 'bytes';
   const ifRange = request.getHeader('if-range');
   const range =
-    ifRange === undefined || ifRange === etag || ifRange === modified
+    ifRange === undefined || ifRange === modified
       ? rangeOf(request.getHeader('range'), size)
       : undefined;
   if (range === 'unsatisfiable') {
