@@ -58,7 +58,39 @@ function parseFields(text: string): Record<string, unknown> {
   for (let at = text.indexOf('&'); at !== -1; at = text.indexOf('&', at + 1)) {
     if (++fields > FIELD_LIMIT) throw new HttpException(413, `More than ${FIELD_LIMIT} fields`);
   }
-  return (qsLibrary ??= vendored<typeof qs>('qs')).parse(text, QS_OPTIONS);
+  return flatFields(text) ?? (qsLibrary ??= vendored<typeof qs>('qs')).parse(text, QS_OPTIONS);
+}
+
+/** A bracket, raw or escaped: the text may nest, qs reads it. */
+const BRACKET = /[[\]]|%5[bd]/i;
+
+/**
+ * qs's result for fields that cannot nest (no bracket) and each name sent once; otherwise
+ * `undefined` (qs reads it). qs drops an empty name and `__proto__`; a value is decoded as
+ * qs decodes it (`+` is a space, a malformed escape stays as sent).
+ */
+function flatFields(text: string): Record<string, unknown> | undefined {
+  const fields = Object.create(null) as Record<string, unknown>;
+  if (text === '') return fields;
+  if (BRACKET.test(text)) return undefined;
+  for (const part of text.split('&')) {
+    const at = part.indexOf('=');
+    const name = decodeField(at === -1 ? part : part.slice(0, at));
+    if (name === '' || name === '__proto__') continue;
+    if (Object.hasOwn(fields, name)) return undefined;
+    fields[name] = at === -1 ? '' : decodeField(part.slice(at + 1));
+  }
+  return fields;
+}
+
+function decodeField(text: string): string {
+  const spaced = text.includes('+') ? text.replace(/\+/g, ' ') : text;
+  if (!spaced.includes('%')) return spaced;
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return spaced;
+  }
 }
 
 /**
