@@ -1,5 +1,6 @@
 // The requests of the whole-request benchmark (`npm run bench:http`), and the answer every
 // server must give to each: the same status, content type and body bytes.
+import { BIG_FILE, SMALL_FILE } from './http-static.js';
 
 /** One request sent over and over, and the answer each server is checked for first. */
 export interface Scenario {
@@ -10,7 +11,7 @@ export interface Scenario {
   body?: string | Buffer;
   status: number;
   type: string;
-  response: string;
+  response: string | Buffer;
   /** A header the answer must carry, `[name, value]`. */
   header?: [string, string];
 }
@@ -123,6 +124,24 @@ export const SCENARIOS: Scenario[] = [
     status: 200,
     type: JSON_TYPE,
     response: '{"title":"Quarterly report","author":"Ada","file":"report.txt","size":2048}',
+  },
+  {
+    name: 'GET /static/small.txt (a 1 KiB file)',
+    method: 'GET',
+    path: '/static/small.txt',
+    headers: {},
+    status: 200,
+    type: TEXT_TYPE,
+    response: SMALL_FILE,
+  },
+  {
+    name: 'GET /static/big.bin (a 200 KiB file)',
+    method: 'GET',
+    path: '/static/big.bin',
+    headers: {},
+    status: 200,
+    type: 'application/octet-stream',
+    response: BIG_FILE,
   },
 ];
 
