@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { buildCourseApp, honoApp } from './http-apps.js';
-import { SCENARIOS, type Scenario } from './http-scenarios.js';
+import { expectAnswer, SCENARIOS, type Scenario } from './http-scenarios.js';
 import { staticDir } from './http-static.js';
 import { median, type RunOptions } from './lookup.js';
 import { benchDir } from './temp.js';
@@ -70,17 +70,5 @@ function request(scenario: Scenario): Request {
 }
 
 async function check(name: string, handler: Handler, scenario: Scenario): Promise<void> {
-  const response = await handler(request(scenario));
-  const body = Buffer.from(await response.arrayBuffer());
-  const same = body.equals(Buffer.from(scenario.response));
-  const got = [
-    response.status,
-    response.headers.get('content-type'),
-    same ? 'the body' : body.toString().slice(0, 200),
-  ];
-  const want = [scenario.status, scenario.type, 'the body'];
-  if (JSON.stringify(got) !== JSON.stringify(want))
-    throw new Error(
-      `bench: ${name}.fetch answers ${scenario.name} with ${JSON.stringify(got)}, not ${JSON.stringify(want)}`,
-    );
+  await expectAnswer(`${name}.fetch`, scenario, await handler(request(scenario)), false);
 }

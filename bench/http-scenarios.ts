@@ -145,6 +145,34 @@ export const SCENARIOS: Scenario[] = [
   },
 ];
 
+/**
+ * Throws unless `response` is `scenario`'s answer: its status, content type and body bytes, and
+ * its header when `withHeader`. `who` names the server in the message.
+ */
+export async function expectAnswer(
+  who: string,
+  scenario: Scenario,
+  response: Response,
+  withHeader: boolean,
+): Promise<void> {
+  const body = Buffer.from(await response.arrayBuffer());
+  const same = body.equals(Buffer.from(scenario.response));
+  const got = [
+    response.status,
+    response.headers.get('content-type'),
+    same ? 'the body' : body.toString().slice(0, 200),
+  ];
+  const want = [scenario.status, scenario.type, 'the body'];
+  if (withHeader && scenario.header) {
+    got.push(response.headers.get(scenario.header[0]));
+    want.push(scenario.header[1]);
+  }
+  if (JSON.stringify(got) !== JSON.stringify(want))
+    throw new Error(
+      `bench: ${who} answers ${scenario.name} with ${JSON.stringify(got)}, not ${JSON.stringify(want)}`,
+    );
+}
+
 // --- internal ---
 
 /** `value` as JSON padded to 300 bytes through its `body` field. */
