@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { buildCourseApp, honoApp } from './http-apps.js';
-import { SCENARIOS, type Scenario } from './http-scenarios.js';
+import { expectAnswer, SCENARIOS, type Scenario } from './http-scenarios.js';
+import { staticDir } from './http-static.js';
 import { median, type RunOptions } from './lookup.js';
 import { benchDir } from './temp.js';
 
@@ -23,12 +24,13 @@ type Handler = (request: Request) => Response | Promise<Response>;
 export async function runFetch(options: RunOptions & { only?: string }): Promise<FetchResult[]> {
   const scenarios = SCENARIOS.filter((s) => !options.only || s.name.includes(options.only));
   const { Course } = await import('course-router');
-  const table = (await import(pathToFileURL(await buildCourseApp(benchDir('fetch-app'))).href)) as {
+  const module = await buildCourseApp(benchDir('fetch-app'));
+  const table = (await import(pathToFileURL(module).href)) as {
     default: Parameters<typeof Course.start>[0];
   };
   const handlers: [FetchResult['handler'], Handler][] = [
     ['course', Course.start(table.default).fetch],
-    ['hono', honoApp().fetch],
+    ['hono', honoApp(staticDir(module)).fetch],
   ];
   const batch = options.smoke ? 64 : 1024;
   const rounds = options.smoke ? 1 : 9;
@@ -68,11 +70,5 @@ function request(scenario: Scenario): Request {
 }
 
 async function check(name: string, handler: Handler, scenario: Scenario): Promise<void> {
-  const response = await handler(request(scenario));
-  const got = [response.status, response.headers.get('content-type'), await response.text()];
-  const want = [scenario.status, scenario.type, scenario.response];
-  if (JSON.stringify(got) !== JSON.stringify(want))
-    throw new Error(
-      `bench: ${name}.fetch answers ${scenario.name} with ${JSON.stringify(got)}, not ${JSON.stringify(want)}`,
-    );
+  await expectAnswer(`${name}.fetch`, scenario, await handler(request(scenario)), false);
 }

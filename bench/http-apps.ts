@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { Hono, type Context } from 'hono';
 import { checkout, ROOT, type Checkout } from './checkout.js';
 import { RESOURCES, TOKEN } from './http-scenarios.js';
+import { fastifyStatic, honoStatic, writeStaticFiles } from './http-static.js';
 import { writeCourseApp } from './routers.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -30,6 +31,7 @@ export async function buildCourseApp(
   code: Checkout = checkout(ROOT),
 ): Promise<string> {
   writeCourseApp(dir, [], false, code);
+  const assets = writeStaticFiles(dir);
   const api = RESOURCES.flatMap((r) => [
     `  Course.get('/${r}', () => ({ ${r}: [] }));`,
     `  Course.post('/${r}', () => response().json({ created: true }, 201));`,
@@ -54,6 +56,7 @@ Course.post('/upload', () => {
   const file = input('file', null, 'file') as { filename: string; size: number };
   return { title: input('title'), author: input('author'), file: file.filename, size: file.size };
 });
+${assets}
 `,
   );
   mkdirSync(path.join(dir, 'app/Middleware'), { recursive: true });
@@ -74,10 +77,14 @@ export class Auth {
   return path.join(dir, 'generated/routes.gen.ts');
 }
 
-/** The app on Fastify: the middleware an `onRequest` hook of the `/api` plugin. */
-export async function fastifyApp(): Promise<FastifyInstance> {
+/**
+ * The app on Fastify: the middleware an `onRequest` hook of the `/api` plugin; `statics`, the
+ * folder `@fastify/static` serves under `/static/`.
+ */
+export async function fastifyApp(statics?: string): Promise<FastifyInstance> {
   const { default: Fastify } = await import('fastify');
   const app = Fastify();
+  if (statics) await fastifyStatic(app, statics);
   await app.register((await import('@fastify/formbody')).default);
   await app.register((await import('@fastify/multipart')).default);
   await app.register(
@@ -122,8 +129,11 @@ export async function fastifyApp(): Promise<FastifyInstance> {
   return app;
 }
 
-/** The app on Hono: the middleware `use('*')` on the `/api` sub-app. */
-export function honoApp(): Hono {
+/**
+ * The app on Hono: the middleware `use('*')` on the `/api` sub-app; `statics`, the folder
+ * `serveStatic` serves under `/static/`.
+ */
+export function honoApp(statics?: string): Hono {
   const json = (c: Context, value: unknown, status = 200) =>
     c.body(JSON.stringify(value), status as 200, { 'content-type': JSON_TYPE });
   const api = new Hono();
@@ -144,6 +154,7 @@ export function honoApp(): Hono {
     return json(c, { id: 101, userId, title: body.title, tags: body.tags.length }, 201);
   });
   const app = new Hono();
+  if (statics) honoStatic(app, statics);
   app.route('/api', api);
   app.get('/user/:id', (c) => json(c, { id: c.req.param('id') }));
   app.on(OTHER_METHODS, '/user/:id', (c) =>

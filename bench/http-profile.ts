@@ -21,7 +21,8 @@ interface Profile {
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const [kind = 'course', only = '', secondsText = '5'] = process.argv.slice(2);
-const table = kind === 'course' ? await buildCourseApp(benchDir('profile-app')) : '';
+// Every server serves the static files written beside the Course app.
+const table = await buildCourseApp(benchDir('profile-app'));
 
 for (const scenario of SCENARIOS.filter((s) => s.name.includes(only))) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'course-prof-'));

@@ -1,5 +1,6 @@
 // The requests of the whole-request benchmark (`npm run bench:http`), and the answer every
 // server must give to each: the same status, content type and body bytes.
+import { BIG_FILE, SMALL_FILE } from './http-static.js';
 
 /** One request sent over and over, and the answer each server is checked for first. */
 export interface Scenario {
@@ -10,7 +11,7 @@ export interface Scenario {
   body?: string | Buffer;
   status: number;
   type: string;
-  response: string;
+  response: string | Buffer;
   /** A header the answer must carry, `[name, value]`. */
   header?: [string, string];
 }
@@ -124,7 +125,53 @@ export const SCENARIOS: Scenario[] = [
     type: JSON_TYPE,
     response: '{"title":"Quarterly report","author":"Ada","file":"report.txt","size":2048}',
   },
+  {
+    name: 'GET /static/small.txt (a 1 KiB file)',
+    method: 'GET',
+    path: '/static/small.txt',
+    headers: {},
+    status: 200,
+    type: TEXT_TYPE,
+    response: SMALL_FILE,
+  },
+  {
+    name: 'GET /static/big.bin (a 200 KiB file)',
+    method: 'GET',
+    path: '/static/big.bin',
+    headers: {},
+    status: 200,
+    type: 'application/octet-stream',
+    response: BIG_FILE,
+  },
 ];
+
+/**
+ * Throws unless `response` is `scenario`'s answer: its status, content type and body bytes, and
+ * its header when `withHeader`. `who` names the server in the message.
+ */
+export async function expectAnswer(
+  who: string,
+  scenario: Scenario,
+  response: Response,
+  withHeader: boolean,
+): Promise<void> {
+  const body = Buffer.from(await response.arrayBuffer());
+  const same = body.equals(Buffer.from(scenario.response));
+  const got = [
+    response.status,
+    response.headers.get('content-type'),
+    same ? 'the body' : body.toString().slice(0, 200),
+  ];
+  const want = [scenario.status, scenario.type, 'the body'];
+  if (withHeader && scenario.header) {
+    got.push(response.headers.get(scenario.header[0]));
+    want.push(scenario.header[1]);
+  }
+  if (JSON.stringify(got) !== JSON.stringify(want))
+    throw new Error(
+      `bench: ${who} answers ${scenario.name} with ${JSON.stringify(got)}, not ${JSON.stringify(want)}`,
+    );
+}
 
 // --- internal ---
 

@@ -4,16 +4,23 @@ import { createServer } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bareListener, fastifyApp, honoApp } from './http-apps.js';
+import { bareStatic, staticDir } from './http-static.js';
 
 const [kind = 'node', portText = '0', table = ''] = process.argv.slice(2);
 const port = Number(portText);
 const host = '127.0.0.1';
 const ready = () => console.log('ready');
+// The static files sit beside the Course app (`http-static.ts`).
+const statics = staticDir(table);
 // An exit rather than a signal's death: `--cpu-prof` writes its profile (bench/http-profile.ts).
 process.on('SIGINT', () => process.exit(0));
 
 if (kind === 'node') {
-  createServer(bareListener).listen(port, host, ready);
+  createServer((req, res) =>
+    req.url?.startsWith('/static/')
+      ? bareStatic(res, statics, req.url.slice('/static/'.length))
+      : bareListener(req, res),
+  ).listen(port, host, ready);
 } else if (kind === 'course') {
   // The runtime beside the app (`bench/http-ab.ts` serves two builds of it).
   const runtime = path.join(path.dirname(table), '../node_modules/course-router/dist/index.js');
@@ -22,9 +29,9 @@ if (kind === 'node') {
   await Course.start(mod.default).listen(port, host);
   ready();
 } else if (kind === 'fastify') {
-  await (await fastifyApp()).listen({ port, host });
+  await (await fastifyApp(statics)).listen({ port, host });
   ready();
 } else if (kind === 'hono') {
   const { serve } = await import('@hono/node-server');
-  serve({ fetch: honoApp().fetch, port, hostname: host }, ready);
+  serve({ fetch: honoApp(statics).fetch, port, hostname: host }, ready);
 }

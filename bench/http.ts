@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { buildCourseApp } from './http-apps.js';
-import { SCENARIOS, type Scenario } from './http-scenarios.js';
+import { expectAnswer, SCENARIOS, type Scenario } from './http-scenarios.js';
 import { median, type RunOptions } from './lookup.js';
 import { benchDir } from './temp.js';
 
@@ -110,17 +110,7 @@ export async function check(kind: string, port: number, scenario: Scenario): Pro
     headers: scenario.headers,
     body: scenario.body,
   });
-  const body = await response.text();
-  const got = [response.status, response.headers.get('content-type'), body];
-  const want = [scenario.status, scenario.type, scenario.response];
-  if (scenario.header) {
-    got.push(response.headers.get(scenario.header[0]));
-    want.push(scenario.header[1]);
-  }
-  if (JSON.stringify(got) !== JSON.stringify(want))
-    throw new Error(
-      `bench: ${kind} answers ${scenario.name} with ${JSON.stringify(got)}, not ${JSON.stringify(want)}`,
-    );
+  await expectAnswer(kind, scenario, response, true);
 }
 
 /** Loads a server with `scenario` for `seconds` (autocannon, 10 connections). */
