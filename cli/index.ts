@@ -31,10 +31,32 @@ program
   .description('build, then rebuild whenever a route file or a module it uses changes')
   .option('--root <dir>', 'the app folder', process.cwd())
   .option('--quiet', 'print only writes and problems')
-  .option('--serve <file>', 'also run this server file, restarted on every change (tsx watch)')
-  .action(async (options: { root: string; quiet?: boolean; serve?: string }) => {
-    process.exitCode = await run(() => runWatch(options, processOutput));
-  });
+  .option('--serve <file>', 'also run this server file, restarted on every change')
+  .option(
+    '--runtime <name>',
+    'what runs the --serve file in its watch mode: node (tsx), bun or deno',
+    'node',
+  )
+  .argument(
+    '[args...]',
+    'after --, flags for the runtime (deno: default --allow-net --allow-env --allow-read)',
+  )
+  .addHelpText(
+    'after',
+    `
+Examples:
+  course watch --serve server.ts                  serve with Node (tsx watch)
+  course watch --serve server.ts --runtime bun    serve with bun --watch
+  course watch --serve server.ts --runtime deno -- --allow-net --allow-read --allow-write`,
+  )
+  .action(
+    async (
+      args: string[],
+      options: { root: string; quiet?: boolean; serve?: string; runtime: string },
+    ) => {
+      process.exitCode = await run(() => runWatch({ ...options, args }, processOutput));
+    },
+  );
 
 program
   .command('init [dir]')

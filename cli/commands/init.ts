@@ -21,18 +21,20 @@ export const RUNTIMES: Record<string, Files> = {
   node: [],
   bun: [
     ['package.json', 'package.bun.json.tpl'],
-    ['tsconfig.json', 'tsconfig.noemit.json.tpl'],
+    ['tsconfig.json', 'tsconfig.bun.json.tpl'],
+    ['course.config.ts', 'course.config.ts.tpl'],
     ['server.ts', 'server.bun.ts.tpl'],
   ],
   deno: [
     ['package.json', 'package.deno.json.tpl'],
     ['tsconfig.json', 'tsconfig.noemit.json.tpl'],
-    ['course.config.ts', 'course.config.deno.ts.tpl'],
+    ['course.config.ts', 'course.config.ts.tpl'],
     ['server.ts', 'server.deno.ts.tpl'],
   ],
   workers: [
     ['package.json', 'package.workers.json.tpl'],
     ['tsconfig.json', 'tsconfig.noemit.json.tpl'],
+    ['course.config.ts', 'course.config.ts.tpl'],
     ['wrangler.jsonc', 'wrangler.jsonc.tpl'],
     ['worker.ts', 'worker.ts.tpl'],
   ],
@@ -71,7 +73,8 @@ export function runInit(
   const tokens = {
     name: packageName(root),
     version: `^${ownVersion()}`,
-    ext: runtime === 'deno' ? 'ts' : 'js',
+    // Bun, Deno and Workers run (or bundle) the TypeScript as written: imports name `.ts` files.
+    ext: runtime === 'node' ? 'js' : 'ts',
   };
   for (const [file, template] of files) {
     const target = path.join(root, file);

@@ -1,21 +1,30 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { BuildError, watch } from 'course-compiler';
 import { onStrayError, strayError } from '../lifetime.js';
 import { count, printDiagnostics, reportFailure, type Output } from '../output.js';
+import { CliError } from '../scaffold.js';
+import { serveRuntime, startServe } from '../serve.js';
 import { outputs } from './build.js';
 
 /**
- * `course watch [--root DIR] [--serve FILE]`: rebuild on change; errors are printed and watching
- * goes on. With `--serve`, the server file runs (tsx, restarted whenever it or a module it
+ * `course watch [--root DIR] [--serve FILE [--runtime NAME] [-- ARGS]]`: rebuild on change;
+ * errors are printed and watching goes on. With `--serve`, the server file runs on `runtime`
+ * (Node with tsx, Bun or Deno, each in its watch mode: restarted whenever the file or a module it
  * imports changes, the generated one included) once a build has succeeded.
  */
 export async function runWatch(
-  options: { root: string; quiet?: boolean; serve?: string },
+  options: { root: string; quiet?: boolean; serve?: string; runtime?: string; args?: string[] },
   out: Output,
 ): Promise<number> {
+  const runtime = options.runtime ?? 'node';
+  const unknown = serveRuntime(runtime);
+  if (unknown) throw new CliError(unknown);
+  if (options.args?.length && options.serve === undefined)
+    throw new CliError(`${options.args.join(' ')}: flags for the runtime need --serve FILE`);
   let server: ChildProcess | undefined;
+  let code = 0;
+  let stop!: () => void;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
   // The server never outlives the watcher, however it ends.
   process.on('exit', () => server?.kill('SIGTERM'));
   onStrayError((error) => out.error(`build failed: ${strayError(error)}`));
@@ -32,7 +41,12 @@ export async function runWatch(
       }
       const { result } = outcome;
       printDiagnostics(result.warnings, result.config.root, out);
-      if (options.serve !== undefined) server ??= serve(options.serve, options.root);
+      if (options.serve !== undefined)
+        server ??= startServe(runtime, options.serve, options.args ?? [], options.root, (line) => {
+          out.error(line);
+          code = 1;
+          stop();
+        });
       if (options.quiet && !result.written) return;
       const file = outputs(result);
       out.info(
@@ -42,24 +56,10 @@ export async function runWatch(
   });
   await watcher.ready;
   out.info('watching for changes (Ctrl-C to stop)');
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      server?.kill('SIGTERM');
-      void watcher.close().then(resolve);
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-  return 0;
-}
-
-// --- internal ---
-
-/** Runs `file` with tsx in watch mode, its output the terminal's. */
-function serve(file: string, root: string): ChildProcess {
-  const tsx = createRequire(import.meta.url).resolve('tsx/cli');
-  return spawn(process.execPath, [tsx, 'watch', '--clear-screen=false', file], {
-    cwd: path.resolve(root),
-    stdio: 'inherit',
-  });
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  await stopped;
+  server?.kill('SIGTERM');
+  await watcher.close();
+  return code;
 }

@@ -1,39 +1,20 @@
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run, startServer, TSC } from '../_install.js';
+import { deployFile } from '../_readme.js';
 import { freePort } from '../_redis.js';
-import { CLI, removeApp, ROOT, runCli } from '../_utils.js';
+import { CLI, removeApp, ROOT } from '../_utils.js';
+import { initApp } from './_init.js';
 import { runtimeBinary, serveOnWorkerd } from './_runtimes.js';
 
 // `course init --runtime …` writes an app that builds and serves on that runtime as written:
 // this repository's packages stand in for the installed ones.
 
+const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 const work: string[] = [];
 afterAll(() => work.forEach(removeApp));
-
-async function initApp(runtime: string): Promise<string> {
-  const parent = mkdtempSync(path.join(os.tmpdir(), `course-init-${runtime}-`));
-  work.push(parent);
-  await run(process.execPath, [CLI, 'init', 'app', '--runtime', runtime], { cwd: parent });
-  const dir = path.join(parent, 'app');
-  mkdirSync(path.join(dir, 'node_modules/@types'), { recursive: true });
-  symlinkSync(path.join(ROOT, 'runtime'), path.join(dir, 'node_modules/course-router'), 'dir');
-  symlinkSync(path.join(ROOT, 'cli'), path.join(dir, 'node_modules/course-kit'), 'dir');
-  symlinkSync(
-    path.join(ROOT, 'node_modules/@types/node'),
-    path.join(dir, 'node_modules/@types/node'),
-    'dir',
-  );
-  const build = await runCli(['build', '--root', dir]);
-  expect(build.stderr).toBe('');
-  const tsc = await run(process.execPath, [TSC, '-p', dir, '--noEmit']).catch(
-    (error: { stdout: string }) => error,
-  );
-  expect(tsc.stdout, 'tsc').toBe('');
-  return dir;
-}
 
 async function expectServes(port: number): Promise<void> {
   const answer = await fetch(`http://127.0.0.1:${port}/hello/ada`);
@@ -44,12 +25,14 @@ describe('course init --runtime', () => {
   it.each(['bun', 'deno'] as const)(
     '%s: a server that `npm start` runs there',
     async (runtime) => {
-      const dir = await initApp(runtime);
-      if (runtime === 'deno') {
-        // No --sloppy-imports: the generated module names the app's files as they are.
-        const generated = readFileSync(path.join(dir, 'generated/routes.gen.ts'), 'utf8');
-        expect(generated).toContain("from '../app/Components/Controller/HomeController.ts'");
-      }
+      const dir = await initApp(runtime, work);
+      // No --sloppy-imports: the generated module names the app's files as they are, and the
+      // server is README's.
+      const generated = readFileSync(path.join(dir, 'generated/routes.gen.ts'), 'utf8');
+      expect(generated).toContain("from '../app/Components/Controller/HomeController.ts'");
+      expect(readFileSync(path.join(dir, 'server.ts'), 'utf8')).toBe(
+        deployFile(README, `${runtime}.ts`),
+      );
       const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
         scripts: Record<string, string>;
       };
@@ -71,13 +54,25 @@ describe('course init --runtime', () => {
   );
 
   it('workers: a Worker module and wrangler.jsonc that wrangler bundles and workerd serves', async () => {
-    const dir = await initApp('workers');
+    const dir = await initApp('workers', work);
+    for (const file of ['worker.ts', 'course.config.ts'])
+      expect(readFileSync(path.join(dir, file), 'utf8'), file).toBe(deployFile(README, file));
     const { port, stop } = await serveOnWorkerd(dir);
     try {
       await expectServes(port);
     } finally {
       await stop();
     }
+  }, 60_000);
+
+  it("bun: tsc checks server.ts against Bun's types", async () => {
+    const dir = await initApp('bun', work);
+    const server = path.join(dir, 'server.ts');
+    writeFileSync(server, readFileSync(server, 'utf8').replace('Bun.serve(', 'Bun.serv('));
+    const tsc = await run(process.execPath, [TSC, '-p', dir, '--noEmit']).catch(
+      (error: { stdout: string }) => error,
+    );
+    expect(tsc.stdout).toContain("server.ts(6,20): error TS2551: Property 'serv' does not exist");
   }, 60_000);
 
   it('refuses a runtime it does not know, naming the ones it does', async () => {

@@ -4,7 +4,7 @@
   "private": true,
   "type": "module",
   "scripts": {
-    "dev": "course build && bun --watch server.ts",
+    "dev": "course watch --serve server.ts --runtime bun",
     "build": "course build",
     "start": "bun server.ts",
     "check": "course build --check && tsc --noEmit"
@@ -13,6 +13,7 @@
     "course-router": "%%version%%"
   },
   "devDependencies": {
+    "@types/bun": "^1.4.5",
     "@types/node": "^20.19.0",
     "course-kit": "%%version%%",
     "typescript": "~5.9.3"

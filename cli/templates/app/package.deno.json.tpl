@@ -4,7 +4,7 @@
   "private": true,
   "type": "module",
   "scripts": {
-    "dev": "course build && deno run --watch --allow-net --allow-env --allow-read server.ts",
+    "dev": "course watch --serve server.ts --runtime deno",
     "build": "course build",
     "start": "deno run --allow-net --allow-env --allow-read server.ts",
     "check": "course build --check && tsc --noEmit && deno check server.ts"

@@ -1,5 +1,5 @@
 import { Course } from 'course-router';
-import routes from './generated/routes.gen.js';
+import routes from './generated/routes.gen.ts';
 
 const app = Course.start(routes);
 // 127.0.0.1 answers this machine only: HOST=0.0.0.0 in a container or behind a proxy elsewhere.

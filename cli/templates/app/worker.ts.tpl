@@ -1,5 +1,5 @@
 import { Course } from 'course-router';
-import routes from './generated/routes.gen.js';
+import routes from './generated/routes.gen.ts';
 
 const app = Course.start(routes);
 

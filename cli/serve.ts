@@ -1,0 +1,71 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+/**
+ * How `course watch --serve FILE --runtime NAME` runs the server: in the runtime's own watch
+ * mode, which restarts it whenever the file or a module it imports changes — the generated
+ * module the watcher rewrites after each rebuild included. `args` go to the runtime, before
+ * the file (Deno permissions, Node flags).
+ */
+export const SERVE_RUNTIMES: Record<string, (file: string, args: string[]) => Command> = {
+  node: (file, args) => ({
+    command: process.execPath,
+    args: [tsxCli(), 'watch', '--clear-screen=false', ...args, file],
+  }),
+  bun: (file, args) => ({ command: 'bun', args: ['--watch', '--no-clear-screen', ...args, file] }),
+  deno: (file, args) => ({
+    command: 'deno',
+    args: ['run', '--watch', '--no-clear-screen', ...(args.length ? args : DENO_PERMISSIONS), file],
+  }),
+};
+
+/** What `deno run` is allowed by default: what a server that reads its routes' modules needs. */
+const DENO_PERMISSIONS = ['--allow-net', '--allow-env', '--allow-read'];
+
+/** Where a runtime missing from `PATH` comes from. */
+const INSTALL: Record<string, string> = {
+  bun: 'npm install --save-dev bun, or see https://bun.sh',
+  deno: 'npm install --save-dev deno, or see https://deno.com',
+};
+
+interface Command {
+  command: string;
+  args: string[];
+}
+
+/** The runtimes `--runtime` takes, or an error naming them when `name` is not one. */
+export function serveRuntime(name: string): string | undefined {
+  return Object.hasOwn(SERVE_RUNTIMES, name)
+    ? undefined
+    : `unknown runtime "${name}" for --serve: choose one of ${Object.keys(SERVE_RUNTIMES).join(', ')}`;
+}
+
+/**
+ * Starts the server `file` of the app in `root` on `runtime`, its output the terminal's;
+ * `onMissing` hears one line when the runtime's command is not installed.
+ */
+export function startServe(
+  runtime: string,
+  file: string,
+  args: string[],
+  root: string,
+  onMissing: (message: string) => void,
+): ChildProcess {
+  const { command, args: all } = SERVE_RUNTIMES[runtime]!(file, args);
+  const child = spawn(command, all, { cwd: path.resolve(root), stdio: 'inherit' });
+  child.on('error', (error: NodeJS.ErrnoException) => {
+    onMissing(
+      error.code === 'ENOENT'
+        ? `${command} not found on PATH, needed by --runtime ${runtime}: ${INSTALL[runtime] ?? 'install it'}`
+        : `${command} failed to start: ${error.message}`,
+    );
+  });
+  return child;
+}
+
+// --- internal ---
+
+function tsxCli(): string {
+  return createRequire(import.meta.url).resolve('tsx/cli');
+}

@@ -1,0 +1,32 @@
+import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { run, TSC } from '../_install.js';
+import { CLI, ROOT, runCli } from '../_utils.js';
+
+/**
+ * Writes an app with `course init app --runtime <runtime>` in a fresh folder (pushed on `work`
+ * for removal), this repository's packages standing in for the installed ones (with `@types/bun`
+ * for Bun's tsconfig); builds its routes and type-checks it with its own tsconfig.
+ */
+export async function initApp(runtime: string, work: string[]): Promise<string> {
+  const parent = mkdtempSync(path.join(os.tmpdir(), `course-init-${runtime}-`));
+  work.push(parent);
+  await run(process.execPath, [CLI, 'init', 'app', '--runtime', runtime], { cwd: parent });
+  const dir = path.join(parent, 'app');
+  mkdirSync(path.join(dir, 'node_modules/@types'), { recursive: true });
+  const link = (from: string, to: string) =>
+    symlinkSync(path.join(ROOT, from), path.join(dir, 'node_modules', to), 'dir');
+  link('runtime', 'course-router');
+  link('cli', 'course-kit');
+  for (const types of ['@types/node', '@types/bun', 'bun-types'])
+    link(`node_modules/${types}`, types);
+  const build = await runCli(['build', '--root', dir]);
+  expect(build.stderr).toBe('');
+  const tsc = await run(process.execPath, [TSC, '-p', dir, '--noEmit']).catch(
+    (error: { stdout: string }) => error,
+  );
+  expect(tsc.stdout, 'tsc').toBe('');
+  return dir;
+}

@@ -1,0 +1,121 @@
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { run, startServer } from '../_install.js';
+import { freePort } from '../_redis.js';
+import { CLI, removeApp, ROOT, writeApp, writeFile } from '../_utils.js';
+import { initApp } from './_init.js';
+import { runtimeBinary } from './_runtimes.js';
+
+// `npm run dev` in an app `course init --runtime …` wrote: the script as written (npm puts the
+// app's node_modules/.bin, where `course`, `bun` and `deno` are installed, on PATH) builds the
+// routes, serves them on that runtime, and serves a route added to routes.ts after the rebuild.
+
+const work: string[] = [];
+afterAll(() => work.forEach(removeApp));
+
+/** Installs the `course` command and the runtime binaries in the app's node_modules/.bin. */
+function installBins(dir: string): void {
+  const bin = path.join(dir, 'node_modules/.bin');
+  mkdirSync(bin, { recursive: true });
+  symlinkSync(path.join(ROOT, 'cli/bin/course.js'), path.join(bin, 'course'));
+  for (const name of ['bun', 'deno'] as const)
+    symlinkSync(runtimeBinary(name), path.join(bin, name));
+}
+
+/** Polls `target` until it answers 200 with `body` (the server restarts after a rebuild). */
+async function until(port: number, target: string, body: string, output: () => string) {
+  let last = '';
+  for (const deadline = Date.now() + 45_000; Date.now() < deadline;) {
+    last = await fetch(`http://127.0.0.1:${port}${target}`)
+      .then(async (answer) => `${answer.status} ${await answer.text()}`)
+      .catch((error: Error) => error.message);
+    if (last === `200 ${body}`) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`GET ${target} never answered ${body} (last: ${last})\n${output()}`);
+}
+
+describe('npm run dev', () => {
+  it.each([
+    ['node', 'course watch --serve server.ts'],
+    ['bun', 'course watch --serve server.ts --runtime bun'],
+    ['deno', 'course watch --serve server.ts --runtime deno'],
+  ] as const)(
+    '%s: `%s` serves, and serves a new route and a changed controller after the rebuild',
+    async (runtime, script) => {
+      const dir = await initApp(runtime, work);
+      const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+        scripts: Record<string, string>;
+      };
+      expect(manifest.scripts['dev']).toBe(script);
+      installBins(dir);
+      const port = await freePort();
+      const server = await startServer('npm', ['run', 'dev'], {
+        cwd: dir,
+        env: { ...process.env, PORT: String(port) },
+        port,
+      });
+      try {
+        await until(
+          port,
+          '/hello/ada',
+          '{"greeting":"Hello, ada!","self":"/hello/ada"}',
+          server.output,
+        );
+        const routes = readFileSync(path.join(dir, 'routes.ts'), 'utf8');
+        writeFile(dir, 'routes.ts', `${routes}Course.get('/bye', () => 'bye').name('bye');\n`);
+        await until(port, '/bye', 'bye', server.output);
+        const controller = 'app/Components/Controller/HomeController.ts';
+        const source = readFileSync(path.join(dir, controller), 'utf8');
+        writeFile(dir, controller, source.replace('Hello, ${name}!', 'Hi, ${name}!'));
+        await until(
+          port,
+          '/hello/ada',
+          '{"greeting":"Hi, ada!","self":"/hello/ada"}',
+          server.output,
+        );
+      } finally {
+        await server.stop();
+      }
+    },
+    120_000,
+  );
+});
+
+describe('course watch --serve --runtime', () => {
+  it('a runtime missing from PATH is one line naming its install, and exit 1', async () => {
+    const dir = writeApp({
+      'routes.ts': "import { Course } from 'course-router';\nCourse.get('/', () => 'home');\n",
+      'server.ts': '',
+    });
+    work.push(dir);
+    const failed = await run(
+      process.execPath,
+      [CLI, 'watch', '--serve', 'server.ts', '--runtime', 'bun'],
+      { cwd: dir, env: { ...process.env, PATH: path.dirname(process.execPath) } },
+    ).catch((error: { code: number; stderr: string }) => error);
+    expect(failed).toMatchObject({
+      code: 1,
+      stderr:
+        'bun not found on PATH, needed by --runtime bun: npm install --save-dev bun, or see https://bun.sh\n',
+    });
+  });
+
+  it('refuses a runtime it does not know, and runtime flags without --serve', async () => {
+    const unknown = await run(process.execPath, [CLI, 'watch', '--runtime', 'rhino']).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(unknown).toMatchObject({
+      code: 1,
+      stderr: 'course: unknown runtime "rhino" for --serve: choose one of node, bun, deno\n',
+    });
+    const flags = await run(process.execPath, [CLI, 'watch', '--', '--allow-all']).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(flags).toMatchObject({
+      code: 1,
+      stderr: 'course: --allow-all: flags for the runtime need --serve FILE\n',
+    });
+  });
+});
