@@ -34,7 +34,7 @@ program
   .option('--serve <file>', 'also run this server file, restarted on every change')
   .option(
     '--runtime <name>',
-    'what runs the --serve file in its watch mode: node (tsx), bun or deno',
+    'what runs the --serve file in its watch mode: node (tsx), bun, deno or workers (wrangler dev)',
     'node',
   )
   .argument(
@@ -47,7 +47,8 @@ program
 Examples:
   course watch --serve server.ts                  serve with Node (tsx watch)
   course watch --serve server.ts --runtime bun    serve with bun --watch
-  course watch --serve server.ts --runtime deno -- --allow-net --allow-read --allow-write`,
+  course watch --serve server.ts --runtime deno -- --allow-net --allow-read --allow-write
+  course watch --serve worker.ts --runtime workers -- --port 8787`,
   )
   .action(
     async (

@@ -5,7 +5,7 @@ import path from 'node:path';
 /**
  * How `course watch --serve FILE --runtime NAME` runs the server: in the runtime's own watch
  * mode, which restarts it whenever the file or a module it imports changes — the generated
- * module the watcher rewrites after each rebuild included. `args` go to the runtime, before
+ * module the watcher rewrites after each rebuild included (`workers`: `wrangler dev`). `args` go to the runtime, before
  * the file (Deno permissions, Node flags).
  */
 export const SERVE_RUNTIMES: Record<string, (file: string, args: string[]) => Command> = {
@@ -18,6 +18,8 @@ export const SERVE_RUNTIMES: Record<string, (file: string, args: string[]) => Co
     command: 'deno',
     args: ['run', '--watch', '--no-clear-screen', ...(args.length ? args : DENO_PERMISSIONS), file],
   }),
+  // wrangler bundles the Worker again whenever a module it bundles changes.
+  workers: (file, args) => ({ command: 'wrangler', args: ['dev', ...args, file] }),
 };
 
 /** What `deno run` is allowed by default: what a server that reads its routes' modules needs. */
@@ -27,6 +29,7 @@ const DENO_PERMISSIONS = ['--allow-net', '--allow-env', '--allow-read'];
 const INSTALL: Record<string, string> = {
   bun: 'npm install --save-dev bun, or see https://bun.sh',
   deno: 'npm install --save-dev deno, or see https://deno.com',
+  wrangler: 'npm install --save-dev wrangler',
 };
 
 interface Command {
@@ -57,7 +60,7 @@ export function startServe(
   child.on('error', (error: NodeJS.ErrnoException) => {
     onMissing(
       error.code === 'ENOENT'
-        ? `${command} not found on PATH, needed by --runtime ${runtime}: ${INSTALL[runtime] ?? 'install it'}`
+        ? `${command} not found on PATH, needed by --runtime ${runtime}: ${INSTALL[command] ?? 'install it'}`
         : `${command} failed to start: ${error.message}`,
     );
   });

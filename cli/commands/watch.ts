@@ -9,7 +9,7 @@ import { outputs } from './build.js';
 /**
  * `course watch [--root DIR] [--serve FILE [--runtime NAME] [-- ARGS]]`: rebuild on change;
  * errors are printed and watching goes on. With `--serve`, the server file runs on `runtime`
- * (Node with tsx, Bun or Deno, each in its watch mode: restarted whenever the file or a module it
+ * (Node with tsx, Bun, Deno or `wrangler dev`, each in its watch mode: restarted whenever the file or a module it
  * imports changes, the generated one included) once a build has succeeded.
  */
 export async function runWatch(

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run, startServer } from '../_install.js';
@@ -83,6 +83,51 @@ describe('npm run dev', () => {
   );
 });
 
+describe('npm run dev (workers)', () => {
+  // wrangler needs Node 22.12+ and does not serve under Bun: a stand-in `wrangler` on PATH
+  // records how it was started and listens, while the watcher rebuilds the routes it bundles.
+  it('`course watch --serve worker.ts --runtime workers` runs `wrangler dev` and rebuilds the routes', async () => {
+    const dir = await initApp('workers', work);
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(manifest.scripts['dev']).toBe('course watch --serve worker.ts --runtime workers');
+    installBins(dir);
+    writeFile(
+      dir,
+      'node_modules/.bin/wrangler',
+      `#!${process.execPath}
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+writeFileSync('wrangler-argv.json', JSON.stringify(process.argv.slice(2)));
+createServer((_, res) => res.end('stand-in')).listen(Number(process.env.PORT), '127.0.0.1');
+`,
+    );
+    chmodSync(path.join(dir, 'node_modules/.bin/wrangler'), 0o755);
+    const port = await freePort();
+    const server = await startServer('npm', ['run', 'dev'], {
+      cwd: dir,
+      env: { ...process.env, PORT: String(port) },
+      port,
+    });
+    try {
+      expect(JSON.parse(readFileSync(path.join(dir, 'wrangler-argv.json'), 'utf8'))).toEqual([
+        'dev',
+        'worker.ts',
+      ]);
+      const routes = readFileSync(path.join(dir, 'routes.ts'), 'utf8');
+      writeFile(dir, 'routes.ts', `${routes}Course.get('/bye', () => 'bye').name('bye');\n`);
+      const generated = path.join(dir, 'generated/routes.gen.ts');
+      for (let waited = 0; !readFileSync(generated, 'utf8').includes('"/bye"'); waited += 200) {
+        if (waited > 45_000) throw new Error(`no rebuild\n${server.output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
+});
+
 describe('course watch --serve --runtime', () => {
   it('a runtime missing from PATH is one line naming its install, and exit 1', async () => {
     const dir = writeApp({
@@ -108,7 +153,8 @@ describe('course watch --serve --runtime', () => {
     );
     expect(unknown).toMatchObject({
       code: 1,
-      stderr: 'course: unknown runtime "rhino" for --serve: choose one of node, bun, deno\n',
+      stderr:
+        'course: unknown runtime "rhino" for --serve: choose one of node, bun, deno, workers\n',
     });
     const flags = await run(process.execPath, [CLI, 'watch', '--', '--allow-all']).catch(
       (error: { code: number; stderr: string }) => error,

@@ -4,7 +4,7 @@
   "private": true,
   "type": "module",
   "scripts": {
-    "dev": "course build && wrangler dev",
+    "dev": "course watch --serve worker.ts --runtime workers",
     "build": "course build",
     "deploy": "course build && wrangler deploy",
     "check": "course build --check && tsc --noEmit"
