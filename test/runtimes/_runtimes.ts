@@ -35,8 +35,21 @@ export const WRANGLER = path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js')
 export async function serveOnWorkerd(
   dir: string,
 ): Promise<{ port: number; stop: () => Promise<void> }> {
+  const port = await bundleWorker(dir);
+  const server = await startServer(runtimeBinary('workerd'), ['serve', 'workerd.capnp'], {
+    cwd: dir,
+    env: process.env,
+    port,
+  });
+  return { port, stop: () => server.stop() };
+}
+
+/**
+ * Bundles the Worker of the app in `dir` and writes `workerd.capnp`, which serves it on the
+ * port returned (`workerd serve workerd.capnp` in `dir`).
+ */
+export async function bundleWorker(dir: string): Promise<number> {
   const bun = runtimeBinary('bun');
-  const workerd = runtimeBinary('workerd');
   await run(bun, [WRANGLER, 'deploy', '--dry-run', '--outdir', 'dist'], {
     cwd: dir,
     env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false' },
@@ -61,12 +74,7 @@ const worker :Workerd.Worker = (
 );
 `,
   );
-  const server = await startServer(workerd, ['serve', 'workerd.capnp'], {
-    cwd: dir,
-    env: process.env,
-    port,
-  });
-  return { port, stop: () => server.stop() };
+  return port;
 }
 
 /** The files of fixtures/runtimes, by path. */

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run, startServer } from '../_install.js';
+import { run, startServer, type Running } from '../_install.js';
 import { freePort } from '../_redis.js';
 import { CLI, removeApp, ROOT, writeApp, writeFile } from '../_utils.js';
 import { initApp } from './_init.js';
@@ -21,6 +21,18 @@ function installBins(dir: string): void {
   symlinkSync(path.join(ROOT, 'cli/bin/course.js'), path.join(bin, 'course'));
   for (const name of ['bun', 'deno'] as const)
     symlinkSync(runtimeBinary(name), path.join(bin, name));
+}
+
+/** Checks the app's `dev` script is `script`, and starts `npm run dev` on a free port. */
+async function runDev(dir: string, script: string): Promise<{ port: number; server: Running }> {
+  const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  expect(manifest.scripts['dev']).toBe(script);
+  installBins(dir);
+  const port = await freePort();
+  const env = { ...process.env, PORT: String(port) };
+  return { port, server: await startServer('npm', ['run', 'dev'], { cwd: dir, env, port }) };
 }
 
 /** Polls `target` until it answers 200 with `body` (the server restarts after a rebuild). */
@@ -45,17 +57,7 @@ describe('npm run dev', () => {
     '%s: `%s` serves, and serves a new route and a changed controller after the rebuild',
     async (runtime, script) => {
       const dir = await initApp(runtime, work);
-      const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
-        scripts: Record<string, string>;
-      };
-      expect(manifest.scripts['dev']).toBe(script);
-      installBins(dir);
-      const port = await freePort();
-      const server = await startServer('npm', ['run', 'dev'], {
-        cwd: dir,
-        env: { ...process.env, PORT: String(port) },
-        port,
-      });
+      const { port, server } = await runDev(dir, script);
       try {
         await until(
           port,
@@ -88,11 +90,6 @@ describe('npm run dev (workers)', () => {
   // records how it was started and listens, while the watcher rebuilds the routes it bundles.
   it('`course watch --serve worker.ts --runtime workers` runs `wrangler dev` and rebuilds the routes', async () => {
     const dir = await initApp('workers', work);
-    const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
-      scripts: Record<string, string>;
-    };
-    expect(manifest.scripts['dev']).toBe('course watch --serve worker.ts --runtime workers');
-    installBins(dir);
     writeFile(
       dir,
       'node_modules/.bin/wrangler',
@@ -104,12 +101,7 @@ createServer((_, res) => res.end('stand-in')).listen(Number(process.env.PORT), '
 `,
     );
     chmodSync(path.join(dir, 'node_modules/.bin/wrangler'), 0o755);
-    const port = await freePort();
-    const server = await startServer('npm', ['run', 'dev'], {
-      cwd: dir,
-      env: { ...process.env, PORT: String(port) },
-      port,
-    });
+    const { server } = await runDev(dir, 'course watch --serve worker.ts --runtime workers');
     try {
       expect(JSON.parse(readFileSync(path.join(dir, 'wrangler-argv.json'), 'utf8'))).toEqual([
         'dev',
