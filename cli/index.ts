@@ -39,7 +39,7 @@ program
   )
   .argument(
     '[args...]',
-    'after --, flags for the runtime (deno: default --allow-net --allow-env --allow-read)',
+    'after --, flags for the runtime (deno has --allow-net --allow-env --allow-read)',
   )
   .addHelpText(
     'after',
@@ -47,7 +47,7 @@ program
 Examples:
   course watch --serve server.ts                  serve with Node (tsx watch)
   course watch --serve server.ts --runtime bun    serve with bun --watch
-  course watch --serve server.ts --runtime deno -- --allow-net --allow-read --allow-write
+  course watch --serve server.ts --runtime deno -- --allow-write --env-file
   course watch --serve worker.ts --runtime workers -- --port 8787`,
   )
   .action(

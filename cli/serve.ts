@@ -16,13 +16,13 @@ export const SERVE_RUNTIMES: Record<string, (file: string, args: string[]) => Co
   bun: (file, args) => ({ command: 'bun', args: ['--watch', '--no-clear-screen', ...args, file] }),
   deno: (file, args) => ({
     command: 'deno',
-    args: ['run', '--watch', '--no-clear-screen', ...(args.length ? args : DENO_PERMISSIONS), file],
+    args: ['run', '--watch', '--no-clear-screen', ...DENO_PERMISSIONS, ...args, file],
   }),
   // wrangler bundles the Worker again whenever a module it bundles changes.
   workers: (file, args) => ({ command: 'wrangler', args: ['dev', ...args, file] }),
 };
 
-/** What `deno run` is allowed by default: what a server that reads its routes' modules needs. */
+/** What `deno run` always allows: what a server that reads its routes' modules needs. */
 const DENO_PERMISSIONS = ['--allow-net', '--allow-env', '--allow-read'];
 
 /** Where a runtime missing from `PATH` comes from. */

@@ -23,6 +23,27 @@ function installBins(dir: string): void {
     symlinkSync(runtimeBinary(name), path.join(bin, name));
 }
 
+/**
+ * Writes a stand-in for the command `name` in `bin`: it records its arguments in the folder it
+ * runs in (`argv.json`) and answers on `PORT`.
+ */
+function standIn(bin: string, name: string): void {
+  writeFile(
+    bin,
+    name,
+    `#!${process.execPath}
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+writeFileSync('argv.json', JSON.stringify(process.argv.slice(2)));
+createServer((_, res) => res.end('stand-in')).listen(Number(process.env.PORT), '127.0.0.1');
+`,
+  );
+  chmodSync(path.join(bin, name), 0o755);
+}
+
+const readArgv = (dir: string): unknown =>
+  JSON.parse(readFileSync(path.join(dir, 'argv.json'), 'utf8'));
+
 /** Checks the app's `dev` script is `script`, and starts `npm run dev` on a free port. */
 async function runDev(dir: string, script: string): Promise<{ port: number; server: Running }> {
   const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
@@ -90,23 +111,10 @@ describe('npm run dev (workers)', () => {
   // records how it was started and listens, while the watcher rebuilds the routes it bundles.
   it('`course watch --serve worker.ts --runtime workers` runs `wrangler dev` and rebuilds the routes', async () => {
     const dir = await initApp('workers', work);
-    writeFile(
-      dir,
-      'node_modules/.bin/wrangler',
-      `#!${process.execPath}
-import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-writeFileSync('wrangler-argv.json', JSON.stringify(process.argv.slice(2)));
-createServer((_, res) => res.end('stand-in')).listen(Number(process.env.PORT), '127.0.0.1');
-`,
-    );
-    chmodSync(path.join(dir, 'node_modules/.bin/wrangler'), 0o755);
+    standIn(path.join(dir, 'node_modules/.bin'), 'wrangler');
     const { server } = await runDev(dir, 'course watch --serve worker.ts --runtime workers');
     try {
-      expect(JSON.parse(readFileSync(path.join(dir, 'wrangler-argv.json'), 'utf8'))).toEqual([
-        'dev',
-        'worker.ts',
-      ]);
+      expect(readArgv(dir)).toEqual(['dev', 'worker.ts']);
       const routes = readFileSync(path.join(dir, 'routes.ts'), 'utf8');
       writeFile(dir, 'routes.ts', `${routes}Course.get('/bye', () => 'bye').name('bye');\n`);
       const generated = path.join(dir, 'generated/routes.gen.ts');
@@ -137,6 +145,34 @@ describe('course watch --serve --runtime', () => {
       stderr:
         'bun not found on PATH, needed by --runtime bun: npm install --save-dev bun, or see https://bun.sh\n',
     });
+  });
+
+  it('flags after -- go to the runtime, before the file (Deno: beside its three permissions)', async () => {
+    const dir = writeApp({
+      'routes.ts': "import { Course } from 'course-router';\nCourse.get('/', () => 'home');\n",
+      'server.ts': '',
+    });
+    work.push(dir);
+    standIn(path.join(dir, 'bin'), 'deno');
+    const port = await freePort();
+    const env = {
+      ...process.env,
+      PORT: String(port),
+      PATH: `${path.join(dir, 'bin')}:${process.env['PATH']}`,
+    };
+    const args = [CLI, 'watch', '--serve', 'server.ts', '--runtime', 'deno', '--', '--allow-write'];
+    const server = await startServer(process.execPath, args, { cwd: dir, env, port });
+    await server.stop();
+    expect(readArgv(dir)).toEqual([
+      'run',
+      '--watch',
+      '--no-clear-screen',
+      '--allow-net',
+      '--allow-env',
+      '--allow-read',
+      '--allow-write',
+      'server.ts',
+    ]);
   });
 
   it('refuses a runtime it does not know, and runtime flags without --serve', async () => {
