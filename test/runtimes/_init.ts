@@ -8,9 +8,9 @@ import { CLI, ROOT, runCli } from '../_utils.js';
 /**
  * Writes an app with `course init app --runtime <runtime>` in a fresh folder (pushed on `work`
  * for removal), this repository's packages standing in for the installed ones (with `@types/bun`
- * for Bun's tsconfig); builds its routes and type-checks it with its own tsconfig.
+ * for Bun's tsconfig). `prepared`: its routes built, and type-checked with its own tsconfig.
  */
-export async function initApp(runtime: string, work: string[]): Promise<string> {
+export async function initApp(runtime: string, work: string[], prepared = true): Promise<string> {
   const parent = mkdtempSync(path.join(os.tmpdir(), `course-init-${runtime}-`));
   work.push(parent);
   await run(process.execPath, [CLI, 'init', 'app', '--runtime', runtime], { cwd: parent });
@@ -22,6 +22,7 @@ export async function initApp(runtime: string, work: string[]): Promise<string> 
   link('cli', 'course-kit');
   for (const types of ['@types/node', '@types/bun', 'bun-types'])
     link(`node_modules/${types}`, types);
+  if (!prepared) return dir;
   const build = await runCli(['build', '--root', dir]);
   expect(build.stderr).toBe('');
   const tsc = await run(process.execPath, [TSC, '-p', dir, '--noEmit']).catch(

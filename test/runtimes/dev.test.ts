@@ -7,7 +7,7 @@ import { CLI, removeApp, ROOT, writeApp, writeFile } from '../_utils.js';
 import { initApp } from './_init.js';
 import { runtimeBinary } from './_runtimes.js';
 
-// `npm run dev` in an app `course init --runtime …` wrote: the script as written (npm puts the
+// `npm run dev` in an app `course init --runtime …` just wrote: the script as written (npm puts the
 // app's node_modules/.bin, where `course`, `bun` and `deno` are installed, on PATH) builds the
 // routes, serves them on that runtime, and serves a route added to routes.ts after the rebuild.
 
@@ -77,7 +77,7 @@ describe('npm run dev', () => {
   ] as const)(
     '%s: `%s` serves, and serves a new route and a changed controller after the rebuild',
     async (runtime, script) => {
-      const dir = await initApp(runtime, work);
+      const dir = await initApp(runtime, work, false);
       const { port, server } = await runDev(dir, script);
       try {
         await until(
@@ -110,7 +110,7 @@ describe('npm run dev (workers)', () => {
   // wrangler needs Node 22.12+ and does not serve under Bun: a stand-in `wrangler` on PATH
   // records how it was started and listens, while the watcher rebuilds the routes it bundles.
   it('`course watch --serve worker.ts --runtime workers` runs `wrangler dev` and rebuilds the routes', async () => {
-    const dir = await initApp('workers', work);
+    const dir = await initApp('workers', work, false);
     standIn(path.join(dir, 'node_modules/.bin'), 'wrangler');
     const { server } = await runDev(dir, 'course watch --serve worker.ts --runtime workers');
     try {
