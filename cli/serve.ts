@@ -4,9 +4,9 @@ import path from 'node:path';
 
 /**
  * How `course watch --serve FILE --runtime NAME` runs the server: in the runtime's own watch
- * mode, which restarts it whenever the file or a module it imports changes — the generated
- * module the watcher rewrites after each rebuild included (`workers`: `wrangler dev`). `args` go to the runtime, before
- * the file (Deno permissions, Node flags).
+ * mode (`workers`: `wrangler dev`), which restarts it whenever the file or a module it imports
+ * changes — the generated module the watcher rewrites after each rebuild included. `args` go to
+ * the runtime, before the file (Deno permissions, Node flags).
  */
 export const SERVE_RUNTIMES: Record<string, (file: string, args: string[]) => Command> = {
   node: (file, args) => ({
