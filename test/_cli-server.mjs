@@ -1,7 +1,10 @@
-// `course build` and `course routes` for the tests of one file, run in one long-lived process:
-// the CLI's own command functions and error printing (cli/dist), without paying the start of a
-// process (TypeScript, prettier, tsx) per build. The parent sends `{ id, args, cwd }` and gets
-// back `{ id, code, stdout, stderr }`, as `runCli` gives them. Jobs run one at a time.
+// `course build` and `course routes` for a whole test run, in one long-lived process: the CLI's
+// own command functions and error printing (cli/dist), without paying the start of a process
+// (TypeScript, prettier, tsx) per build. It listens on the socket named by its argument; each
+// line a test sends, `{ id, args, cwd }`, is answered with a line `{ id, code, stdout, stderr }`,
+// as `runCli` gives them. Jobs run one at a time (a build changes the directory and records the
+// route calls process-wide). It tells its parent `ready` once it listens.
+import { createServer } from 'node:net';
 import process from 'node:process';
 import { runBuild } from '../cli/dist/commands/build.js';
 import { runRoutes } from '../cli/dist/commands/routes.js';
@@ -14,15 +17,30 @@ let queue = Promise.resolve();
 /** The output of the job running, which a stray error (a timer a route file set) joins. */
 let current;
 
-process.on('message', (job) => {
-  queue = queue.then(() => run(job));
-});
-process.on('disconnect', () => process.exit(0));
 for (const event of ['uncaughtException', 'unhandledRejection']) {
   process.on(event, (error) => {
     if (current) current.stderr.push(`course: ${error instanceof Error ? error.message : error}`);
   });
 }
+process.on('disconnect', () => process.exit(0));
+
+const server = createServer((socket) => {
+  let pending = '';
+  socket.setEncoding('utf8');
+  socket.on('error', () => {});
+  socket.on('data', (chunk) => {
+    pending += chunk;
+    for (let end = pending.indexOf('\n'); end !== -1; end = pending.indexOf('\n')) {
+      const job = JSON.parse(pending.slice(0, end));
+      pending = pending.slice(end + 1);
+      queue = queue.then(async () => {
+        const result = await run(job);
+        if (!socket.destroyed) socket.write(`${JSON.stringify(result)}\n`);
+      });
+    }
+  });
+});
+server.listen(process.argv[2], () => process.send?.('ready'));
 
 async function run({ id, args, cwd }) {
   const lines = { stdout: [], stderr: [] };
@@ -36,13 +54,14 @@ async function run({ id, args, cwd }) {
   try {
     process.chdir(cwd);
     const [command, ...rest] = args;
+    if (!(command in COMMANDS)) throw new Error(`the CLI server does not run \`${command}\``);
     code = await COMMANDS[command](parse(rest, cwd), out);
   } catch (error) {
     code = reportFailure(error, out);
   }
   current = undefined;
   const text = (list) => list.map((line) => `${line}\n`).join('');
-  process.send({ id, code, stdout: text(lines.stdout), stderr: text(lines.stderr) });
+  return { id, code, stdout: text(lines.stdout), stderr: text(lines.stderr) };
 }
 
 /** The options of `--root DIR` and the boolean flags; anything else is a mistake in a test. */

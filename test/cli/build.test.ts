@@ -3,14 +3,13 @@ import path from 'node:path';
 import { format } from 'prettier';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApp } from '../../bench/generate-app.js';
-import { cliSession } from '../_cli-session.js';
+import { cli } from '../_cli-session.js';
 import { removeApp, ROOT, runCli, writeApp, writeFile } from '../_utils.js';
 
 const ROUTES = `import { Course } from 'course-router';\nCourse.get('/', () => 'one').name('home');\n`;
 
 // What the process owns (exit codes, --check, --json, the summary line, a route file's leftovers)
-// runs the real CLI; the compiler's messages and outputs run through one CLI process (`cli`).
-const cli = cliSession();
+// runs the real CLI; the compiler's messages and outputs run through the run's CLI servers (`cli`).
 let dir: string;
 const out = () => path.join(dir, 'generated/routes.gen.ts');
 const closures = () => path.join(dir, 'generated/routes.closures.gen.ts');

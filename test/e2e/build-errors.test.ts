@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cliSession } from '../_cli-session.js';
+import { cli } from '../_cli-session.js';
 import { importTable, removeApp, runCli, send, serve, writeApp } from '../_utils.js';
 
 const CONTROLLER = `export class Shop {\n  show(...params: (string | undefined)[]) { return params.join(); }\n}\n`;
@@ -15,9 +15,8 @@ const PHOTOS = `export class Photos {
 }
 `;
 
-// The compiler's messages are checked through the CLI's commands in one process; the tests of
-// the printed frame, --json, a clean exit and the routes table run the real CLI.
-const cli = cliSession();
+// The compiler's messages are checked through the run's CLI servers (`cli`); the tests of the
+// printed frame, --json, a clean exit and the routes table run the real CLI.
 const apps: string[] = [];
 afterEach(() => {
   for (const dir of apps.splice(0)) removeApp(dir);

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { cliSession } from '../_cli-session.js';
+import { cli } from '../_cli-session.js';
 import { buildApp, removeApp, writeApp } from '../_utils.js';
 
 /**
@@ -58,9 +58,8 @@ const FORMS: { form: string; line: (p: string, i: number) => string; at: string;
     },
   ];
 
-// The refusals are the build's messages: one CLI process prints them all (`cli`); the safe app
+// The refusals are the build's messages, printed by the run's CLI servers (`cli`); the safe app
 // builds with the real CLI.
-const cli = cliSession();
 const apps: string[] = [];
 afterAll(() => apps.forEach(removeApp));
 
