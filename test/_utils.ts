@@ -224,7 +224,7 @@ async function answer(response: Response): Promise<Answer> {
 }
 
 /**
- * Writes an app, builds it with the real CLI and serves its table for the tests of a file;
+ * Writes an app, builds it (`buildApp`) and serves its table for the tests of a file;
  * closes and removes it after them.
  */
 export function servedApp(

@@ -58,8 +58,8 @@ const FORMS: { form: string; line: (p: string, i: number) => string; at: string;
     },
   ];
 
-// The refusals are the build's messages, printed by the run's CLI servers (`cli`); the safe app
-// builds with the real CLI.
+// The refusals are the build's messages, printed by the run's CLI servers (`cli`), which build
+// the safe app too (`buildApp`).
 const apps: string[] = [];
 afterAll(() => apps.forEach(removeApp));
 
