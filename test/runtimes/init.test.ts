@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run, startServer, TSC } from '../_install.js';
 import { freePort } from '../_redis.js';
-import { CLI, removeApp, ROOT, runCli } from '../_utils.js';
+import { cli } from '../_cli-session.js';
+import { CLI, removeApp, ROOT } from '../_utils.js';
 import { runtimeBinary, serveOnWorkerd } from './_runtimes.js';
 
 // `course init --runtime …` writes an app that builds and serves on that runtime as written:
@@ -26,7 +27,7 @@ async function initApp(runtime: string): Promise<string> {
     path.join(dir, 'node_modules/@types/node'),
     'dir',
   );
-  const build = await runCli(['build', '--root', dir]);
+  const build = await cli(['build', '--root', dir]);
   expect(build.stderr).toBe('');
   const tsc = await run(process.execPath, [TSC, '-p', dir, '--noEmit']).catch(
     (error: { stdout: string }) => error,
