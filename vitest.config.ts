@@ -17,13 +17,14 @@ const benchSmoke = process.env['BENCH_SMOKE'] === '1';
  * last run's durations, else the largest file first) follows.
  */
 const LONGEST = [
-  'test/cli/build.test.ts',
-  'test/readme.test.ts',
-  'test/e2e/build-errors.test.ts',
+  'test/readme-shell.test.ts',
   'test/e2e/install.test.ts',
-  'test/e2e/regex-safety.test.ts',
-  'test/e2e/limits.test.ts',
   'test/cli/generate.test.ts',
+  'test/e2e/limits.test.ts',
+  'test/cli/build.test.ts',
+  'test/deploy/docker.test.ts',
+  'test/runtimes/init.test.ts',
+  'test/readme.test.ts',
   'test/fuzz/matcher.property.test.ts',
 ];
 

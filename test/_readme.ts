@@ -1,4 +1,4 @@
-// Reads README.md the way `test/readme.test.ts` runs it: every fenced block comes right after a
+// Reads README.md the way `test/readme*.test.ts` run it: every fenced block comes right after a
 // marker comment saying what it is, and the comments in its code that state a result.
 
 /** What a marker says its block is. */

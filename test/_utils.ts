@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { CourseApp, RouteTable, StartOptions } from 'course-router';
 import { Course } from 'course-router';
+import { cli } from './_cli-session.js';
 
 /** The repository root; the `course-router` package is its `runtime/` folder. */
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -78,9 +79,12 @@ export function runCli(
   });
 }
 
-/** Builds an app with the real CLI and fails the test, showing the output, if it fails. */
+/**
+ * Builds an app with the CLI's build command, run by the run's CLI servers (test/_cli-session.ts),
+ * and fails the test, showing the output, if it fails.
+ */
 export async function buildApp(dir: string): Promise<CliResult> {
-  const result = await runCli(['build', '--root', dir]);
+  const result = await cli(['build', '--root', dir]);
   expect(result.stderr, 'course build printed problems').toBe('');
   expect(result.code).toBe(0);
   return result;
@@ -220,7 +224,7 @@ async function answer(response: Response): Promise<Answer> {
 }
 
 /**
- * Writes an app, builds it with the real CLI and serves its table for the tests of a file;
+ * Writes an app, builds it (`buildApp`) and serves its table for the tests of a file;
  * closes and removes it after them.
  */
 export function servedApp(

@@ -1,17 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run, startServer, TSC } from './_install.js';
 import { freePort, startRedis } from './_redis.js';
-import { Workspace } from './_readme-workspace.js';
-import {
-  expectedPrint,
-  expectedRequests,
-  readReadme,
-  type Block,
-  type Expected,
-} from './_readme.js';
+import { expectedPrint, expectedRequests, type Expected } from './_readme.js';
+import { of, README, WORKSPACE } from './_readme-blocks.js';
 import {
   importTable,
   removeApp,
@@ -20,13 +13,11 @@ import {
   send,
   serve,
   writeApp,
-  writeFile,
   type Served,
 } from './_utils.js';
 
-// Every fenced block of README.md runs here, as its marker comment says (test/_readme.ts):
-// - shell blocks and the files between them, in a fresh workspace, as a user pastes them: the
-//   first app from the packed packages, the app made by hand, the database (_readme-workspace.ts);
+// Every fenced block of README.md runs, as its marker comment says (test/_readme.ts):
+// - shell blocks and the files between them: test/readme-shell.test.ts;
 // - the files of the example apps (every app without shell blocks), written into an app with
 //   this repository's packages linked and the tsconfig `course init` writes, built with the
 //   real CLI, type-checked with tsc and served; each `// GET /path → answer` comment is
@@ -35,16 +26,8 @@ import {
 // - the repository's own commands: the scripts they name, whose demo server
 //   test/e2e/demo.test.ts starts and requests.
 
-const README = readReadme(readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
 const TSX = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 const INIT_TSCONFIG = readFileSync(path.join(ROOT, 'cli/templates/app/tsconfig.json.tpl'), 'utf8');
-const of = <K extends Block['marker']['kind']>(kind: K) =>
-  README.blocks.filter(
-    (b): b is Block & { marker: Extract<Block['marker'], { kind: K }> } => b.marker.kind === kind,
-  );
-
-/** Folders the shell blocks work in; every other app is an example app. */
-const WORKSPACE = new Set(['.', 'course', ...of('sh').map((b) => b.marker.dir)]);
 const EXAMPLES = [
   ...new Set(
     [...of('file'), ...of('build-output')]
@@ -88,27 +71,6 @@ describe('README.md', () => {
       await checkExample(app);
     }, 120_000);
   });
-
-  it('the shell blocks work as pasted: the first app, the app by hand, the database', async () => {
-    const root = mkdtempSync(path.join(os.tmpdir(), 'course-readme-'));
-    const workspace = new Workspace(root, await freePort());
-    cleanup.push(() => rmSync(root, { recursive: true, force: true }));
-    cleanup.push(() => workspace.stop());
-    const init = (file: string) => readFileSync(path.join(root, 'my-app', file), 'utf8');
-    for (const block of README.blocks) {
-      const { marker } = block;
-      const where = `README.md:${block.line}`;
-      if (marker.kind === 'sh') await workspace.block(marker.dir, block.text, marker.serves);
-      else if (marker.kind === 'output')
-        expect(workspace.lastOutput.trimEnd(), where).toBe(block.text.trimEnd());
-      else if (marker.kind === 'same-as-init') expect(block.text, where).toBe(init(marker.path));
-      else if (marker.kind === 'file' && WORKSPACE.has(marker.app)) {
-        writeFile(path.join(root, marker.app), marker.path, block.text);
-        workspace.wrote(path.join(root, marker.app, marker.path), block.text);
-        if (marker.sameAsInit) expect(block.text, where).toBe(init(marker.path));
-      }
-    }
-  }, 600_000);
 });
 
 /** Builds, type-checks and serves the example app `app`, and checks what its blocks state. */

@@ -13,7 +13,7 @@ import {
 } from './_utils.js';
 import { expectShape, SHAPES } from './matching/_apps.js';
 
-// Small apps whose generated modules are committed: each is built with the real CLI in a fresh
+// Small apps whose generated modules are committed: each is built by the CLI (`buildApp`) in a fresh
 // copy, and every file the build writes under `generated/` must equal the committed one (run
 // `npx vitest run test/snapshots.test.ts -u` after a change to what the compiler writes, and
 // review the diff). Then the committed module answers the app's `requests.json`.

@@ -3,10 +3,13 @@ import path from 'node:path';
 import { format } from 'prettier';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApp } from '../../bench/generate-app.js';
+import { cli } from '../_cli-session.js';
 import { removeApp, ROOT, runCli, writeApp, writeFile } from '../_utils.js';
 
 const ROUTES = `import { Course } from 'course-router';\nCourse.get('/', () => 'one').name('home');\n`;
 
+// What the process owns (exit codes, --check, --json, the summary line, a route file's leftovers)
+// runs the real CLI; the compiler's messages and outputs run through the run's CLI servers (`cli`).
 let dir: string;
 const out = () => path.join(dir, 'generated/routes.gen.ts');
 const closures = () => path.join(dir, 'generated/routes.closures.gen.ts');
@@ -65,7 +68,7 @@ describe('course build', () => {
     const app = writeApp({ 'routes.ts': ROUTES });
     try {
       writeFile(app, 'package.json', JSON.stringify({ name: 'app', type: 'commonjs' }, null, 2));
-      const result = await runCli(['build', '--root', app]);
+      const result = await cli(['build', '--root', app]);
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(
         /^package\.json:3:1: error E_CONFIG: the app is CommonJS \("type": "commonjs"\), and route files are ES modules\n {2}hint: set "type": "module" in package\.json \(npm pkg set type=module\)/,
@@ -82,7 +85,7 @@ describe('course build', () => {
       'web.ts': ROUTES,
     });
     try {
-      expect((await runCli(['build', '--root', app])).code).toBe(0);
+      expect((await cli(['build', '--root', app])).code).toBe(0);
       expect(readFileSync(path.join(app, 'out/table.gen.ts'), 'utf8')).toContain('"home"');
       expect(readFileSync(path.join(app, 'out/table.closures.gen.ts'), 'utf8')).toContain("'one'");
     } finally {
@@ -165,9 +168,9 @@ describe('course build', () => {
       });
       const main = path.join(app, 'generated/routes.gen.ts');
       const sibling = path.join(app, 'generated/routes.closures.gen.ts');
-      const check = () => runCli(['build', '--root', app, '--check']);
+      const check = () => cli(['build', '--root', app, '--check']);
       try {
-        expect((await runCli(['build', '--root', app])).code).toBe(0);
+        expect((await cli(['build', '--root', app])).code).toBe(0);
         expect(readFileSync(sibling, 'utf8')).toContain("0: () => 'one'");
         // A hand edit of the closures module is out of date; a build puts it back.
         writeFileSync(sibling, readFileSync(sibling, 'utf8').replace("'one'", "'edited'"));
@@ -176,11 +179,11 @@ describe('course build', () => {
           1,
           expect.stringMatching(/^\S*routes\.closures\.gen\.ts is out of date/),
         ]);
-        await runCli(['build', '--root', app]);
+        await cli(['build', '--root', app]);
         expect(readFileSync(sibling, 'utf8')).toContain("'one'");
         // No closure, no closures module: the build removes it, and the module stops importing it.
         writeFile(app, 'routes.ts', ROUTES.replace("() => 'one'", "'Home@index'"));
-        const built = await runCli(['build', '--root', app]);
+        const built = await cli(['build', '--root', app]);
         expect(built.stdout).toMatch(/^wrote \S*routes\.gen\.ts: 1 route /);
         expect(existsSync(sibling)).toBe(false);
         expect(readFileSync(main, 'utf8')).not.toContain('routes.closures.gen');
@@ -191,7 +194,7 @@ describe('course build', () => {
           1,
           expect.stringMatching(/^\S*routes\.closures\.gen\.ts is out of date/),
         ]);
-        expect((await runCli(['build', '--root', app])).code).toBe(0);
+        expect((await cli(['build', '--root', app])).code).toBe(0);
         expect(existsSync(sibling)).toBe(false);
         expect((await check()).code).toBe(0);
       } finally {
@@ -203,7 +206,7 @@ describe('course build', () => {
   it('a generated 300-route app builds to a prettier fixpoint', async () => {
     const app = generateApp(`${dir}-300`, 300);
     try {
-      expect((await runCli(['build', '--root', app.dir])).code).toBe(0);
+      expect((await cli(['build', '--root', app.dir])).code).toBe(0);
       // The demo's closures module too: the 300 routes have none.
       for (const file of [
         path.join(app.dir, 'generated/routes.gen.ts'),
@@ -227,7 +230,7 @@ describe('course build', () => {
 
 /** What `course build` in `app` prints to stderr; the build must fail. */
 async function failedBuild(app: string): Promise<string> {
-  const result = await runCli(['build', '--root', app]);
+  const result = await cli(['build', '--root', app]);
   expect(result.code, result.stdout).toBe(1);
   return result.stderr;
 }

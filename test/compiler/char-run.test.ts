@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteTable } from 'course-router';
 import { asciiRun } from '../../compiler/emit/segments.js';
-import { importTable, removeApp, runCli, WALKED_ROUTES, writeApp } from '../_utils.js';
+import { cli } from '../_cli-session.js';
+import { importTable, removeApp, WALKED_ROUTES, writeApp } from '../_utils.js';
 
 const ROUTES = `Course.get('/n/{id}', (id: string) => ['n', id]).where('id', '[0-9]+');
 Course.get('/n/{id}/edit', (id: string) => ['edit', id]).where('id', '\\\\d+');
@@ -19,7 +20,7 @@ beforeAll(async () => {
     const dir = writeApp({
       'routes.ts': `import { Course } from 'course-router';\n${ROUTES}${extra}\n`,
     });
-    const built = await runCli(['build', '--root', dir]);
+    const built = await cli(['build', '--root', dir]);
     expect(built.code, built.stderr).toBe(0);
     apps.push({ dir, table: await importTable(dir) });
   }

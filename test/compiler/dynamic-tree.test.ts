@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteTable } from 'course-router';
 import { segmentHash } from '../../runtime/matching/tree.js';
-import { importTable, removeApp, runCli, writeApp } from '../_utils.js';
+import { cli } from '../_cli-session.js';
+import { importTable, removeApp, writeApp } from '../_utils.js';
 
 // Enough dynamic routes for the shared tree walker rather than code per route.
 const FILLER = Array.from(
@@ -28,7 +29,7 @@ Course.get('/__proto__/{id}', (id: string) => ['proto', id]);
 Course.get('/constructor/{id}', (id: string) => ['constructor', id]);
 `,
   });
-  const built = await runCli(['build', '--root', smallDir]);
+  const built = await cli(['build', '--root', smallDir]);
   expect(built.code, built.stderr).toBe(0);
   small = await importTable(smallDir);
   dir = writeApp({
@@ -48,7 +49,7 @@ Course.get('/${LONG}/{id}', (id: string) => ['long', id]);
 Course.get('/${LONG.slice(0, 7_000)}/{id}', (id: string) => ['short', id]);
 `,
   });
-  const result = await runCli(['build', '--root', dir]);
+  const result = await cli(['build', '--root', dir]);
   expect(result.code, result.stderr).toBe(0);
   table = await importTable(dir);
 });

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteTable } from 'course-router';
-import { importTable, removeApp, runCli, writeApp } from '../_utils.js';
+import { cli } from '../_cli-session.js';
+import { importTable, removeApp, writeApp } from '../_utils.js';
 
 let dir: string;
 let table: RouteTable;
@@ -25,7 +26,7 @@ Course.get('/a-segment-of-many-letters/{id}', (id: string) => ['long', id]);
 Course.get('/v/{a}/lookup/username/detail', (a: string) => ['detail', a]);
 `,
   });
-  const built = await runCli(['build', '--root', dir]);
+  const built = await cli(['build', '--root', dir]);
   expect(built.code, built.stderr).toBe(0);
   table = await importTable(dir);
 });

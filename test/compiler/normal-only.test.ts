@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteTable } from 'course-router';
 import { resolveTarget } from '../../runtime/http/target.js';
-import { importTable, removeApp, runCli, writeApp } from '../_utils.js';
+import { cli } from '../_cli-session.js';
+import { importTable, removeApp, writeApp } from '../_utils.js';
 
 let dir: string;
 let table: RouteTable;
@@ -26,7 +27,7 @@ Course.get('/ext/{v}', () => 'l').where('v', '[a-z.]+').name('withDot');
 Course.get('/range/{v}', () => 'm').where('v', '[+-0]+').name('range');
 `,
   });
-  const result = await runCli(['build', '--root', dir]);
+  const result = await cli(['build', '--root', dir]);
   expect(result.code, result.stderr).toBe(0);
   table = await importTable(dir);
 });
@@ -136,7 +137,7 @@ describe('routes that match only normal paths', () => {
       'routes.ts': `import { Course } from 'course-router';\nCourse.get('/about', () => 'a').name('about');\n`,
     });
     try {
-      const result = await runCli(['build', '--root', staticApp]);
+      const result = await cli(['build', '--root', staticApp]);
       expect(result.code, result.stderr).toBe(0);
       const source = readFileSync(path.join(staticApp, 'generated/routes.gen.ts'), 'utf8');
       expect(source).not.toContain("path.indexOf('?')");

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { cli } from '../_cli-session.js';
 import { importTable, removeApp, runCli, send, serve, writeApp } from '../_utils.js';
 
 const CONTROLLER = `export class Shop {\n  show(...params: (string | undefined)[]) { return params.join(); }\n}\n`;
@@ -14,19 +15,21 @@ const PHOTOS = `export class Photos {
 }
 `;
 
+// The compiler's messages are checked through the run's CLI servers (`cli`); the tests of the
+// printed frame, --json, a clean exit and the routes table run the real CLI.
 const apps: string[] = [];
 afterEach(() => {
   for (const dir of apps.splice(0)) removeApp(dir);
 });
 
-async function failingBuild(routes: string, extra: Record<string, string> = {}) {
+async function failingBuild(routes: string, extra: Record<string, string> = {}, run = cli) {
   const dir = writeApp({
     'routes.ts': HEAD + routes,
     'app/Components/Controller/Shop.ts': CONTROLLER,
     ...extra,
   });
   apps.push(dir);
-  const result = await runCli(['build', '--root', dir]);
+  const result = await run(['build', '--root', dir]);
   expect(result.code, result.stdout).toBe(1);
   return result.stderr;
 }
@@ -368,7 +371,7 @@ Course.match(['get'], '/y', 'Shop@show').setMatch('/^\\/x(.*)$/i');
   });
 
   it('shows a code frame under each error, the column marked', async () => {
-    const stderr = await failingBuild(`Course.get('/', 'Shop@missing');\n`);
+    const stderr = await failingBuild(`Course.get('/', 'Shop@missing');\n`, {}, runCli);
     expect(stderr).toContain(`> 2 | Course.get('/', 'Shop@missing');\n${' '.repeat(13)}^`);
   });
 
@@ -410,7 +413,7 @@ describe('build warnings', () => {
       ...extra,
     });
     apps.push(dir);
-    const result = await runCli(['build', '--root', dir]);
+    const result = await cli(['build', '--root', dir]);
     expect(result.code, result.stderr).toBe(0);
     return { dir, stderr: result.stderr };
   }
@@ -429,7 +432,7 @@ describe('build warnings', () => {
       'routes.ts:3:8: warning E_METHOD: class Cart has no method destroy; the resource route DELETE /carts/{id} is left out\n',
     );
     expect(stderr.match(/warning E_METHOD/g)).toHaveLength(2);
-    const routes = await runCli(['routes', '--root', apps[0]!, '--json']);
+    const routes = await cli(['routes', '--root', apps[0]!, '--json']);
     expect(JSON.parse(routes.stdout).map((r: { name: string }) => r.name)).toEqual([
       'shops.show',
       'carts.index',
@@ -592,7 +595,7 @@ describe('course routes', () => {
     expect(text.stdout).toMatch(
       /GET\s+\/admin\/\{id\}\s+admin\.show\s+Shop@show\s+Middleware\\Gate:x\s+routes\.ts:3:10/,
     );
-    const json = JSON.parse((await runCli(['routes', '--root', dir, '--json'])).stdout);
+    const json = JSON.parse((await cli(['routes', '--root', dir, '--json'])).stdout);
     expect(json).toEqual([
       {
         methods: ['GET'],

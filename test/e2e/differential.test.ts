@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteTable } from 'course-router';
-import { importTable, removeApp, runCli, writeApp } from '../_utils.js';
+import { cli } from '../_cli-session.js';
+import { importTable, removeApp, writeApp } from '../_utils.js';
 import { referenceAllowed, referenceMatch, type RefRoute } from '../_reference.js';
 
 // A route set that reaches every part of the generated matcher: static paths decided at
@@ -133,7 +134,7 @@ async function buildRoutes(list: RefRoute[]): Promise<[string, RouteTable]> {
   const app = writeApp({
     'routes.ts': `import { Course } from 'course-router';\n${lines.join('\n')}\n`,
   });
-  const result = await runCli(['build', '--root', app]);
+  const result = await cli(['build', '--root', app]);
   expect(result.code, result.stderr).toBe(0);
   return [app, await importTable(app)];
 }
@@ -145,7 +146,7 @@ beforeAll(async () => {
       `Course.match(['${r.verb.toLowerCase()}'], '${r.url}', (...p: unknown[]) => p)${r.where ? `.where(${JSON.stringify(r.where)})` : ''};`,
   );
   dir = writeApp({ 'routes.ts': `import { Course } from 'course-router';\n${lines.join('\n')}\n` });
-  const result = await import('../_utils.js').then((u) => u.runCli(['build', '--root', dir]));
+  const result = await cli(['build', '--root', dir]);
   expect(result.code, result.stderr).toBe(0);
   table = await importTable(dir);
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeApp, runCli, writeApp } from '../_utils.js';
+import { cli } from '../_cli-session.js';
+import { removeApp, writeApp } from '../_utils.js';
 
 // Every handler is checked against the whole list of what its route delivers (CONTRACT §5.2,
 // §5.9). One build holds every mismatch (a build reports them all at once); another, correct
@@ -59,7 +60,7 @@ async function run(routes: string) {
     'app/Components/Controller/Shop.ts': SHOP,
     'app/Middleware/Role.ts': ROLE,
   });
-  const result = await runCli(['build', '--root', dir]);
+  const result = await cli(['build', '--root', dir]);
   return { dir, stderr: result.stderr, code: result.code };
 }
 

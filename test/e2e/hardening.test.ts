@@ -1,11 +1,11 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli } from '../_cli-session.js';
 import {
   buildApp,
   httpRequest,
   importTable,
   removeApp,
-  runCli,
   send,
   servedShapes,
   serve,
@@ -169,7 +169,7 @@ describe('build-time regex safety', () => {
       'routes.ts': `import { Course } from 'course-router';\nCourse.get('/x/{v}', () => 'x')\n  .where('v', '(a+)+b');\n`,
     });
     try {
-      const result = await runCli(['build', '--root', app]);
+      const result = await cli(['build', '--root', app]);
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(
         /routes\.ts:3:4: error E_REGEX_UNSAFE: parameter "v": the regex \/\^\(\?:\(\?:a\+\)\+b\)\$\/u, as the matcher runs it, can take exponential time/,
@@ -187,9 +187,9 @@ describe('build-time regex safety', () => {
       'routes.ts': `import { Course } from 'course-router';\n${unsafe}.allowUnsafeRegex();\n`,
     });
     try {
-      const refused = await runCli(['build', '--root', app]);
+      const refused = await cli(['build', '--root', app]);
       expect(refused.stderr).toContain('error E_REGEX_UNSAFE: setMatch()');
-      expect((await runCli(['build', '--root', allowed])).code).toBe(0);
+      expect((await cli(['build', '--root', allowed])).code).toBe(0);
     } finally {
       removeApp(app);
       removeApp(allowed);

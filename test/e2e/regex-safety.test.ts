@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildApp, removeApp, runCli, writeApp } from '../_utils.js';
+import { cli } from '../_cli-session.js';
+import { buildApp, removeApp, writeApp } from '../_utils.js';
 
 /**
  * Patterns that, before the gate checked them as the matcher runs them, built without a word
@@ -57,6 +58,8 @@ const FORMS: { form: string; line: (p: string, i: number) => string; at: string;
     },
   ];
 
+// The refusals are the build's messages, printed by the run's CLI servers (`cli`), which build
+// the safe app too (`buildApp`).
 const apps: string[] = [];
 afterAll(() => apps.forEach(removeApp));
 
@@ -73,11 +76,11 @@ function where(lines: string[], k: number, at: string): string {
   return `routes.ts:${k + 2}:${lines[k]!.indexOf(`${at}(`) + 1}`;
 }
 
-describe('the ReDoS gate checks each regex as the matcher runs it (real CLI)', () => {
+describe('the ReDoS gate checks each regex as the matcher runs it (course build)', () => {
   for (const { form, line, at, what } of FORMS) {
     it(`refuses every unsafe pattern given as ${form}, at its file:line:col`, async () => {
       const lines = UNSAFE.map(line);
-      const result = await runCli(['build', '--root', app(lines)]);
+      const result = await cli(['build', '--root', app(lines)]);
       expect(result.code).toBe(1);
       for (const [k, pattern] of UNSAFE.entries()) {
         const error = `${where(lines, k, at)}: error E_REGEX_UNSAFE: ${what}`;
@@ -94,7 +97,7 @@ describe('the ReDoS gate checks each regex as the matcher runs it (real CLI)', (
       `Course.get('/c1/{a}-{b}', () => 'c').where({ a: '[a-z-]+', b: '[a-z-]+' });`,
       `Course.get('/c2/{a}/x/{b}', () => 'c').where({ a: '.*', b: '.*' });`,
     ];
-    const result = await runCli(['build', '--root', app(lines)]);
+    const result = await cli(['build', '--root', app(lines)]);
     expect(result.code).toBe(1);
     for (const [k, url] of ['/c0/{a}{b}', '/c1/{a}-{b}', '/c2/{a}/x/{b}'].entries()) {
       expect(result.stderr).toContain(
@@ -106,7 +109,7 @@ describe('the ReDoS gate checks each regex as the matcher runs it (real CLI)', (
 
   it('checks a regex with the i and u flags it runs with', async () => {
     const lines = [`Course.get('/i/{p}', () => 'i').where('p', /(?:s|\u017f)+/i);`];
-    const result = await runCli(['build', '--root', app(lines)]);
+    const result = await cli(['build', '--root', app(lines)]);
     expect(result.stderr).toContain(
       `${where(lines, 0, 'where')}: error E_REGEX_UNSAFE: parameter "p": the regex /^(?:(?:s|\u017f)+)$/iu, as the matcher runs it, can take exponential time`,
     );

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli } from '../_cli-session.js';
 import {
   importTable,
   removeApp,
-  runCli,
   send,
   serve,
   WALKED_ROUTES,
@@ -38,7 +38,7 @@ describe.each([
 
   beforeAll(async () => {
     dir = writeApp({ 'routes.ts': ROUTES + extra + '\n' });
-    const result = await runCli(['build', '--root', dir]);
+    const result = await cli(['build', '--root', dir]);
     expect(result.code, result.stderr).toBe(0);
     stderr = result.stderr;
     served = await serve(await importTable(dir));

@@ -1,38 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, removeApp, tsc, tsconfig, writeApp, writeFile } from '../_utils.js';
+import { buildApp, removeApp, tsc, tsconfig, writeApp } from '../_utils.js';
 
 const TSCONFIG = tsconfig(['*.ts', 'generated', 'app']);
 
-let dir: string;
-
-beforeAll(async () => {
-  dir = writeApp({
-    'tsconfig.json': TSCONFIG,
-    'routes.ts': `import { Course } from 'course-router';
-Course.get('/user/{id}', 'Users@show').name('user.show');
-Course.get('/post/{post}/{comment?}', 'Users@show').name('post');
-Course.get('/', 'Users@show').name('home');
-Course.get('/about', 'Users@show').name('about');
-Course.get('/archive/{year?}', 'Users@show').name('archive');
-Course.get('/{lang?}/docs/{page}', 'Users@show').name('docs');
-Course.group({ domain: '{account}.example.com' }, () => {
-  Course.get('/team/{member}', 'Users@show').name('team');
-});
-`,
-    'app/Components/Controller/Users.ts':
-      'export class Users {\n  show(): string {\n    return "";\n  }\n}\n',
-  });
-  await buildApp(dir);
-});
-
-afterAll(() => removeApp(dir));
-
-describe('url() is checked by tsc against the generated routes', () => {
-  it('accepts correct calls, through the generated url() and the global helper', async () => {
-    writeFile(
-      dir,
-      'uses.ts',
-      `import { url as globalUrl } from 'course-router';
+// Each test's file of url() and RouteParams uses; one tsc checks them all, and each test reads
+// the messages about its file.
+const USES: Record<string, string> = {
+  'accepts.ts': `import { url as globalUrl } from 'course-router';
 import { url } from './generated/routes.gen.js';
 export const a: string = url('user.show', { id: 5 });
 export const b: string = globalUrl('post', { post: 'x' }, { page: 2 });
@@ -54,17 +28,7 @@ export const q: string = url('docs', { lang: 'en', page: 'intro' });
 export const r: string = globalUrl('docs', ['en', 'intro']);
 export const s: string = url('archive', null);
 `,
-    );
-    const result = await tsc(dir);
-    expect(result.output).toBe('');
-    expect(result.code).toBe(0);
-  });
-
-  it("RouteParams<'name'> is the tuple the route's handler receives, domain parameters first", async () => {
-    writeFile(
-      dir,
-      'uses.ts',
-      `import type { RouteParams } from './generated/routes.gen.js';
+  'params.ts': `import type { RouteParams } from './generated/routes.gen.js';
 export const a: RouteParams<'user.show'> = ['5'];
 export const b: RouteParams<'post'> = ['x', undefined];
 export const c: RouteParams<'team'> = ['acme', 'ann'];
@@ -77,17 +41,7 @@ export const f: RouteParams<'post'> = [undefined, 'x'];
 // @ts-expect-error no such route
 export type G = RouteParams<'no.such.route'>;
 `,
-    );
-    const result = await tsc(dir);
-    expect(result.output).toBe('');
-    expect(result.code).toBe(0);
-  });
-
-  it('rejects a wrong parameter name, missing parameters, an unknown route and a bad value', async () => {
-    writeFile(
-      dir,
-      'uses.ts',
-      `import { url as globalUrl } from 'course-router';
+  'wrong.ts': `import { url as globalUrl } from 'course-router';
 import { url } from './generated/routes.gen.js';
 export const a = url('user.show', { wrong: 1 });
 export const b = globalUrl('user.show');
@@ -96,34 +50,7 @@ export const d = url('user.show', { id: {} });
 export const e = url('post', { comment: 'c' });
 export const f = url('archive', { month: 5 });
 `,
-    );
-    const result = await tsc(dir);
-    expect(result.code).toBe(1);
-    expect(result.output).toMatch(
-      /uses\.ts\(3,\d+\): error TS2353: Object literal may only specify known properties, and 'wrong'/,
-    );
-    // A name alone must be one of a route that needs no parameter.
-    expect(result.output).toMatch(
-      /uses\.ts\(4,\d+\): error TS2345: Argument of type '"user.show"' is not assignable to parameter of type 'keyof RoutesWithoutParams'/,
-    );
-    expect(result.output).toMatch(
-      /uses\.ts\(5,\d+\): error TS2345: Argument of type '"no.such.route"' is not assignable to parameter of type 'keyof AppRoutesWithoutParams'/,
-    );
-    expect(result.output).toMatch(/uses\.ts\(6,\d+\): error TS2322: Type '\{\}' is not assignable/);
-    expect(result.output).toMatch(
-      /uses\.ts\(7,\d+\): error TS2345: .*UrlParamsOf<"post", "comment">'\.[\s\S]*?Property 'post' is missing/,
-    );
-    expect(result.output).toMatch(
-      /uses\.ts\(8,\d+\): error TS2353: Object literal may only specify known properties, and 'month'/,
-    );
-    expect(result.output.match(/error TS/g)).toHaveLength(6);
-  });
-
-  it('rejects parameters for a route without any, and arrays that do not fill its placeholders', async () => {
-    writeFile(
-      dir,
-      'uses.ts',
-      `import { url as globalUrl } from 'course-router';
+  'arrays.ts': `import { url as globalUrl } from 'course-router';
 import { url } from './generated/routes.gen.js';
 export const a = url('home', { id: 1 });
 export const b = globalUrl('user.show', []);
@@ -134,35 +61,119 @@ export const f = url('user.show', [1, 2]);
 export const g = globalUrl('home', [1]);
 export const h = url('docs', { page: 'intro' });
 `,
-    );
-    const result = await tsc(dir);
+};
+
+let dir: string;
+let output: string;
+
+beforeAll(async () => {
+  dir = writeApp({
+    'tsconfig.json': TSCONFIG,
+    'routes.ts': `import { Course } from 'course-router';
+Course.get('/user/{id}', 'Users@show').name('user.show');
+Course.get('/post/{post}/{comment?}', 'Users@show').name('post');
+Course.get('/', 'Users@show').name('home');
+Course.get('/about', 'Users@show').name('about');
+Course.get('/archive/{year?}', 'Users@show').name('archive');
+Course.get('/{lang?}/docs/{page}', 'Users@show').name('docs');
+Course.group({ domain: '{account}.example.com' }, () => {
+  Course.get('/team/{member}', 'Users@show').name('team');
+});
+`,
+    'app/Components/Controller/Users.ts':
+      'export class Users {\n  show(): string {\n    return "";\n  }\n}\n',
+    ...USES,
+  });
+  await buildApp(dir);
+  output = (await tsc(dir)).output;
+  // tsc ran, and the generated module and the app itself are clean: every message is a test's.
+  const messages = output.split(/\n(?=\S)/).filter((m) => m.trim() !== '');
+  expect(messages.length).toBeGreaterThan(0);
+  for (const message of messages)
+    expect(
+      Object.keys(USES).some((file) => message.includes(`${file}(`)),
+      message,
+    ).toBe(true);
+});
+
+afterAll(() => removeApp(dir));
+
+/** tsc's messages about one file, and 1 when there are any, as tsc over that file alone. */
+function checked(file: string): { output: string; code: number } {
+  const messages = output
+    .split(/\n(?=\S)/)
+    .filter((m) => m.includes(`${file}(`))
+    .join('\n');
+  return { output: messages, code: messages === '' ? 0 : 1 };
+}
+
+describe('url() is checked by tsc against the generated routes', () => {
+  it('accepts correct calls, through the generated url() and the global helper', async () => {
+    const result = checked('accepts.ts');
+    expect(result.output).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  it("RouteParams<'name'> is the tuple the route's handler receives, domain parameters first", async () => {
+    const result = checked('params.ts');
+    expect(result.output).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  it('rejects a wrong parameter name, missing parameters, an unknown route and a bad value', async () => {
+    const result = checked('wrong.ts');
     expect(result.code).toBe(1);
     expect(result.output).toMatch(
-      /uses\.ts\(3,\d+\): error TS2345: Argument of type '\{ id: number; \}' is not assignable to parameter of type 'UrlParamsOf<never>'/,
+      /wrong\.ts\(3,\d+\): error TS2353: Object literal may only specify known properties, and 'wrong'/,
+    );
+    // A name alone must be one of a route that needs no parameter.
+    expect(result.output).toMatch(
+      /wrong\.ts\(4,\d+\): error TS2345: Argument of type '"user.show"' is not assignable to parameter of type 'keyof RoutesWithoutParams'/,
     );
     expect(result.output).toMatch(
-      /uses\.ts\(4,\d+\): error TS2345: Argument of type '\[\]' is not assignable to parameter of type 'UrlParamsOf<"id">'\.[\s\S]*?Source has 0 element\(s\) but target requires 1/,
+      /wrong\.ts\(5,\d+\): error TS2345: Argument of type '"no.such.route"' is not assignable to parameter of type 'keyof AppRoutesWithoutParams'/,
     );
     expect(result.output).toMatch(
-      /uses\.ts\(5,\d+\): error TS2345: .*UrlParamsOf<"post", "comment">'\.[\s\S]*?Source has 0 element\(s\) but target requires 1/,
+      /wrong\.ts\(6,\d+\): error TS2322: Type '\{\}' is not assignable/,
+    );
+    expect(result.output).toMatch(
+      /wrong\.ts\(7,\d+\): error TS2345: .*UrlParamsOf<"post", "comment">'\.[\s\S]*?Property 'post' is missing/,
+    );
+    expect(result.output).toMatch(
+      /wrong\.ts\(8,\d+\): error TS2353: Object literal may only specify known properties, and 'month'/,
+    );
+    expect(result.output.match(/error TS/g)).toHaveLength(6);
+  });
+
+  it('rejects parameters for a route without any, and arrays that do not fill its placeholders', async () => {
+    const result = checked('arrays.ts');
+    expect(result.code).toBe(1);
+    expect(result.output).toMatch(
+      /arrays\.ts\(3,\d+\): error TS2345: Argument of type '\{ id: number; \}' is not assignable to parameter of type 'UrlParamsOf<never>'/,
+    );
+    expect(result.output).toMatch(
+      /arrays\.ts\(4,\d+\): error TS2345: Argument of type '\[\]' is not assignable to parameter of type 'UrlParamsOf<"id">'\.[\s\S]*?Source has 0 element\(s\) but target requires 1/,
+    );
+    expect(result.output).toMatch(
+      /arrays\.ts\(5,\d+\): error TS2345: .*UrlParamsOf<"post", "comment">'\.[\s\S]*?Source has 0 element\(s\) but target requires 1/,
     );
     // Domain parameters come first: one value fills the host, and the path's placeholder is left.
     expect(result.output).toMatch(
-      /uses\.ts\(6,\d+\): error TS2345: .*UrlParamsOf<"account" \| "member">'\.[\s\S]*?Source has 1 element\(s\) but target requires 2/,
+      /arrays\.ts\(6,\d+\): error TS2345: .*UrlParamsOf<"account" \| "member">'\.[\s\S]*?Source has 1 element\(s\) but target requires 2/,
     );
     expect(result.output).toMatch(
-      /uses\.ts\(7,\d+\): error TS2345: Argument of type 'string\[\]' is not assignable to parameter of type 'UrlParamsOf<"id">'/,
+      /arrays\.ts\(7,\d+\): error TS2345: Argument of type 'string\[\]' is not assignable to parameter of type 'UrlParamsOf<"id">'/,
     );
     // A value no placeholder takes is marked where it stands.
     expect(result.output).toMatch(
-      /uses\.ts\(8,39\): error TS2322: Type 'number' is not assignable/,
+      /arrays\.ts\(8,39\): error TS2322: Type 'number' is not assignable/,
     );
     expect(result.output).toMatch(
-      /uses\.ts\(9,37\): error TS2322: Type 'number' is not assignable/,
+      /arrays\.ts\(9,37\): error TS2322: Type 'number' is not assignable/,
     );
     // url() cannot leave out an optional placeholder before one it fills: `lang` is required.
     expect(result.output).toMatch(
-      /uses\.ts\(10,\d+\): error TS2345: .*UrlParamsOf<"(lang" \| "page|page" \| "lang)">'\.[\s\S]*?Property 'lang' is missing/,
+      /arrays\.ts\(10,\d+\): error TS2345: .*UrlParamsOf<"(lang" \| "page|page" \| "lang)">'\.[\s\S]*?Property 'lang' is missing/,
     );
     expect(result.output.match(/error TS/g)).toHaveLength(8);
   });

@@ -6,7 +6,8 @@ import type { RouteTable } from 'course-router';
 import { normalizePath } from '../../runtime/http/path.js';
 import { resolveTarget } from '../../runtime/http/target.js';
 import { referenceMatch, type RefRoute } from '../_reference.js';
-import { importTable, removeApp, runCli, writeApp } from '../_utils.js';
+import { cli } from '../_cli-session.js';
+import { importTable, removeApp, writeApp } from '../_utils.js';
 
 // `FUZZ_SCALE=20 npm run fuzz` for the long run; `npm test` runs the CI-safe size.
 const SCALE = Number(process.env['FUZZ_SCALE'] ?? 1);
@@ -101,7 +102,7 @@ async function build(routes: RefRoute[]): Promise<{ dir: string; table: RouteTab
     'routes.ts': `import { Course } from 'course-router';\n${lines.join('\n')}\n`,
   });
   apps.push(dir);
-  const result = await runCli(['build', '--root', dir]);
+  const result = await cli(['build', '--root', dir]);
   expect(result.code, result.stderr).toBe(0);
   return { dir, table: await importTable(dir) };
 }

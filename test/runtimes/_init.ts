@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { run, TSC } from '../_install.js';
-import { CLI, ROOT, runCli } from '../_utils.js';
+import { cli } from '../_cli-session.js';
+import { CLI, ROOT } from '../_utils.js';
 
 /**
  * Writes an app with `course init app --runtime <runtime>` in a fresh folder (pushed on `work`
@@ -23,7 +24,7 @@ export async function initApp(runtime: string, work: string[], prepared = true):
   for (const types of ['@types/node', '@types/bun', 'bun-types'])
     link(`node_modules/${types}`, types);
   if (!prepared) return dir;
-  const build = await runCli(['build', '--root', dir]);
+  const build = await cli(['build', '--root', dir]);
   expect(build.stderr).toBe('');
   const tsc = await run(process.execPath, [TSC, '-p', dir, '--noEmit']).catch(
     (error: { stdout: string }) => error,
