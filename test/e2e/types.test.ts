@@ -95,6 +95,8 @@ export const c = url('no.such.route');
 export const d = url('user.show', { id: {} });
 export const e = url('post', { comment: 'c' });
 export const f = url('archive', { month: 5 });
+export const g = url('no.such.route', { id: 1 });
+export const h = globalUrl('no.such.route');
 `,
     );
     const result = await tsc(dir);
@@ -102,13 +104,38 @@ export const f = url('archive', { month: 5 });
     expect(result.output).toMatch(
       /uses\.ts\(3,\d+\): error TS2353: Object literal may only specify known properties, and 'wrong'/,
     );
-    // A name alone must be one of a route that needs no parameter.
+    // A name alone must be one of a route that needs no parameter; the message lists them.
+    const alone = `'"home" \\| "about" \\| "archive"'`;
     expect(result.output).toMatch(
-      /uses\.ts\(4,\d+\): error TS2345: Argument of type '"user.show"' is not assignable to parameter of type 'keyof RoutesWithoutParams'/,
+      new RegExp(
+        `uses\\.ts\\(4,\\d+\\): error TS2345: Argument of type '"user.show"' is not assignable to parameter of type ${alone}`,
+      ),
     );
     expect(result.output).toMatch(
-      /uses\.ts\(5,\d+\): error TS2345: Argument of type '"no.such.route"' is not assignable to parameter of type 'keyof AppRoutesWithoutParams'/,
+      new RegExp(
+        `uses\\.ts\\(5,\\d+\\): error TS2345: Argument of type '"no.such.route"' is not assignable to parameter of type ${alone}`,
+      ),
     );
+    expect(result.output).toMatch(
+      new RegExp(
+        `uses\\.ts\\(10,\\d+\\): error TS2345: Argument of type '"no.such.route"' is not assignable to parameter of type ${alone}`,
+      ),
+    );
+    // With parameters, any route name: each of them is listed.
+    const named =
+      /uses\.ts\(9,\d+\): error TS2345: Argument of type '"no.such.route"' is not assignable to parameter of type '(.*)'\./.exec(
+        result.output,
+      );
+    expect(named?.[1]?.split(' | ').sort()).toEqual([
+      '"Users@show"',
+      '"about"',
+      '"archive"',
+      '"docs"',
+      '"home"',
+      '"post"',
+      '"team"',
+      '"user.show"',
+    ]);
     expect(result.output).toMatch(/uses\.ts\(6,\d+\): error TS2322: Type '\{\}' is not assignable/);
     expect(result.output).toMatch(
       /uses\.ts\(7,\d+\): error TS2345: .*UrlParamsOf<"post", "comment">'\.[\s\S]*?Property 'post' is missing/,
@@ -116,7 +143,7 @@ export const f = url('archive', { month: 5 });
     expect(result.output).toMatch(
       /uses\.ts\(8,\d+\): error TS2353: Object literal may only specify known properties, and 'month'/,
     );
-    expect(result.output.match(/error TS/g)).toHaveLength(6);
+    expect(result.output.match(/error TS/g)).toHaveLength(8);
   });
 
   it('rejects parameters for a route without any, and arrays that do not fill its placeholders', async () => {
