@@ -7,6 +7,7 @@ import type { Recording, SourceLocation } from 'course-router/internal';
 import type { ResolvedConfig } from './config.js';
 import { RouteDefinitionError } from './errors.js';
 import { checkModuleType } from './module-type.js';
+import { standIn } from './stand-in.js';
 
 /** What evaluating the route files produced. */
 export interface LoadResult {
@@ -34,7 +35,10 @@ export async function loadRoutes(config: ResolvedConfig): Promise<LoadResult> {
   const recording = beginRecording();
   for (const file of files) recording.files.add(file);
   // A fresh namespace per build: edited route files and what they import are evaluated anew.
-  const api = register({ namespace: `course-build-${Date.now()}-${Math.random()}` });
+  const namespace = `course-build-${Date.now()}-${Math.random()}`;
+  // The route files never need the generated module: what they import of it is a stand-in.
+  await standIn(namespace, [config.outFile]);
+  const api = register({ namespace });
   try {
     for (const file of files) {
       try {

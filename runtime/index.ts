@@ -6,7 +6,7 @@ export { BaseCsrfVerifier, TokenMismatchException, csrfToken } from './features/
 export { Controller, passHash, passVerify } from './features/controller.js';
 export { input } from './features/input.js';
 export { requestLimit, requestRepeat, clientAddress } from './features/limits.js';
-export { hashPassword, verifyPassword, passwordInfo } from './features/password.js';
+export { passwordInfo } from './features/password.js';
 export { removeParam, toRoute } from './features/redirect.js';
 export { MemoryStore } from './stores/memory.js';
 export { CourseRequest, LoadedRoute } from './http/request.js';

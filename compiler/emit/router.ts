@@ -35,10 +35,14 @@ const $handlerGroups: HandlerGroup[] = [${groups.join(', ')}];`),
     code(`const table = defineRoutes($routes, { ${fields.join(', ')} });
 export default table;
 
-/** The URL of a named route of this app, checked by tsc; with no arguments, the current URL. */
+/**
+ * The URL of a named route of this app, checked by tsc; with no arguments, the current URL.
+ * The names are given as a union (\`{ [N in keyof X]: N }[keyof X]\`, not \`keyof X\`), so that
+ * tsc's message for a name that is not a route lists the routes.
+ */
 export function url(): string;
-export function url<Names extends string = keyof AppRoutesWithoutParams, K extends Names = Names>(name: K): string;
-export function url<Names extends string = keyof AppRouteParams, K extends Names = Names>(name: K, params: AppUrlParams[K], query?: Query): string;
+export function url<Names extends string = { [N in keyof AppRoutesWithoutParams]: N }[keyof AppRoutesWithoutParams], K extends Names = Names>(name: K): string;
+export function url<Names extends string = { [N in keyof AppRouteParams]: N }[keyof AppRouteParams], K extends Names = Names>(name: K, params: AppUrlParams[K], query?: Query): string;
 export function url(name?: string, params?: AnyUrlParams, query?: Query): string {
   return name === undefined ? currentUrl() : buildUrl(table, name, params as never, query);
 }`),

@@ -53,9 +53,9 @@ export function compressor(options: StartOptions): Compressor | undefined {
     return new Response(body, { status: plan.status, headers: plan.headers });
   };
   const settle = (request: CourseRequest, outcome: CourseResponse | Response) => {
-    const plan =
-      request.method === 'HEAD' ? undefined : planOf(request, outcome, threshold, encodings);
-    return plan === undefined ? outcome : compress(outcome, plan);
+    const plan = planOf(request, outcome, threshold, encodings);
+    if (plan === undefined) return outcome;
+    return request.method === 'HEAD' ? headOf(outcome, plan) : compress(outcome, plan);
   };
   // An answer that is not compressed is not made to wait for a promise.
   return (request, pending) =>
@@ -135,6 +135,16 @@ function sendVary(outcome: CourseResponse | Response, headers: Headers): undefin
     }
   }
   return undefined;
+}
+
+/**
+ * A HEAD's answer: the headers the GET's compressed answer has (RFC 9110 §9.3.2: its encoding,
+ * no length, a weak ETag), with no body to compress.
+ */
+function headOf(outcome: CourseResponse | Response, plan: Plan): Response {
+  // The body is not sent: its source is told to stop.
+  if (outcome instanceof Response) outcome.body?.cancel().catch(() => {});
+  return new Response(null, { status: plan.status, headers: plan.headers });
 }
 
 function headersOf(response: CourseResponse): Headers {

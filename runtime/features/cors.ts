@@ -83,9 +83,8 @@ export class Cors {
     return response;
   }
 
-  // --- internal ---
-
-  private actual(request: CourseRequest, response: CourseResponse): void {
+  /** @internal The CORS headers of an actual request, on `response`. */
+  actual(request: CourseRequest, response: CourseResponse): void {
     vary(response);
     const given = request.getHeader('origin');
     const origin = given === undefined ? undefined : this.allowedOrigin(given, request);
@@ -94,6 +93,8 @@ export class Cors {
     if (this.exposedHeaders.length > 0)
       response.headers['access-control-expose-headers'] = this.exposedHeaders.join(', ');
   }
+
+  // --- internal ---
 
   private allowOrigin(response: CourseResponse, origin: string): void {
     response.headers['access-control-allow-origin'] = origin;
@@ -127,6 +128,33 @@ export function answerPreflight(
   const methods = allowed.filter((method) => method === asked || corsOf(routeFor(method)));
   request.loaded = hit;
   return (new entry.use() as Cors).preflight(request, response, methods);
+}
+
+/**
+ * `answer`, an error's status answer (a 401 or 500 the route's middleware or callback ended
+ * with, a 405), with the CORS headers the route's `Cors` middleware gives, so that an allowed
+ * page can read why its request failed. A 405 takes those of a route at its path that has one;
+ * a refused preflight, a 404 with no route, and a route without `Cors` get none.
+ */
+export function corsOnError(
+  request: CourseRequest,
+  answer: CourseResponse,
+  routeFor: (method: string) => MatchHit | undefined,
+): CourseResponse {
+  if (isPreflight(request)) return answer;
+  try {
+    let entry = request.loaded && corsOf(request.loaded);
+    const allow = request.loaded === undefined ? answer.headers['allow'] : undefined;
+    if (allow !== undefined && answer.status === 405)
+      for (const method of allow.split(', ')) {
+        entry = corsOf(routeFor(method));
+        if (entry !== undefined) break;
+      }
+    if (entry !== undefined) (new entry.use() as Cors).actual(request, answer);
+  } catch {
+    // A `Cors` that cannot answer (`'*'` with credentials): the error goes without its headers.
+  }
+  return answer;
 }
 
 /** Whether the `Cors` middleware of the request's route allows its `Origin` (for CSRF). */

@@ -14,19 +14,20 @@ import {
 
 /**
  * The URL of a named route (`url('user.show', { id: 5 })`), of a `'Class@method'` callback,
- * or, with no arguments, the current path and query.
+ * or, with no arguments, the current path and query. The names are given as a union, so that
+ * tsc's message for a name that is not a route lists the routes.
  *
  * @example url('user.show', { id: 5 }, { tab: 'posts' }) // '/user/5?tab=posts'
  */
 export function url(): string;
-export function url<Names extends string = keyof RoutesWithoutParams, K extends Names = Names>(
-  name: K,
-): string;
-export function url<Names extends string = RouteName, K extends Names = Names>(
-  name: K,
-  params: RouteUrlParams[K],
-  query?: Query,
-): string;
+export function url<
+  Names extends string = { [N in keyof RoutesWithoutParams]: N }[keyof RoutesWithoutParams],
+  K extends Names = Names,
+>(name: K): string;
+export function url<
+  Names extends string = { [N in RouteName]: N }[RouteName],
+  K extends Names = Names,
+>(name: K, params: RouteUrlParams[K], query?: Query): string;
 export function url(name?: string, params?: AnyUrlParams, query?: Query): string {
   if (name === undefined) return currentUrl();
   const table = activeTable();

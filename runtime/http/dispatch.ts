@@ -6,7 +6,7 @@ import {
   NotFoundHttpException,
   statusText,
 } from './errors.js';
-import { answerPreflight } from '../features/cors.js';
+import { answerPreflight, corsOnError } from '../features/cors.js';
 import { badHost } from './host.js';
 import { logError } from './log.js';
 import { normalizePath } from './path.js';
@@ -142,7 +142,7 @@ function route(
       return response.redirect(table.errorRedirect, 302);
     }
     // With no handler to give it to, the answer is made without the exception (and its stack).
-    if (handlersOf(context).length === 0) return missing(allowed);
+    if (handlersOf(context).length === 0) return withCors(context, missing(allowed));
     throw allowed.length === 0
       ? new NotFoundHttpException()
       : new MethodNotAllowedHttpException(allowed);
@@ -282,7 +282,14 @@ async function fail(error: unknown, context: RequestContext, depth: number): Pro
       error = thrown;
     }
   }
-  return statusResponse(error, options, request);
+  return withCors(context, statusResponse(error, options, request));
+}
+
+/** An error's answer with the CORS headers of the request's route, when it has `Cors`. */
+function withCors(context: RequestContext, answer: CourseResponse): CourseResponse {
+  return corsOnError(context.request, answer, (verb) =>
+    find(context, (_, path, host) => context.table.match(verb, path, host)),
+  );
 }
 
 /** The exception handlers of the request's groups, in the order `fail` tries them. */

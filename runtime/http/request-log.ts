@@ -26,6 +26,11 @@ export interface RequestLogEntry {
   bytes: number | null;
   /** The client left before the response ended (node:http only). */
   aborted?: true;
+  /**
+   * The response's body stream failed after its head was sent (node:http only): the error's name
+   * and message. The entry goes to the logger's `error`; the client saw the connection cut.
+   */
+  error?: string;
 }
 
 /** What the adapters call for each request when `requestLog` is on. */
@@ -44,7 +49,9 @@ export function requestLog(options: StartOptions): RequestLog | undefined {
       const started = performance.now();
       res.once('close', () => {
         const entry = entryOf(request, res.statusCode, started, sentLength(res));
-        if (!res.writableFinished) entry.aborted = true;
+        const failure = failures.get(res);
+        if (failure !== undefined) entry.error = failure;
+        else if (!res.writableFinished) entry.aborted = true;
         write(entry);
       });
     },
@@ -56,7 +63,26 @@ export function requestLog(options: StartOptions): RequestLog | undefined {
   };
 }
 
+/**
+ * Notes that the body stream of `res` failed (not that its client left), for its log entry.
+ * Called before the response is destroyed, so before its `close`.
+ */
+export function streamFailed(res: ServerResponse, error: unknown): void {
+  failures.set(res, escapeLog(describe(error)));
+}
+
 // --- internal ---
+
+const failures = new WeakMap<ServerResponse, string>();
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return Error.prototype.toString.call(error);
+  try {
+    return String(error);
+  } catch {
+    return 'a value that is not an Error';
+  }
+}
 
 // A client's request id is kept only when it is short and plain; anything else gets a new one.
 const PLAIN_ID = /^[\w.:@+=/-]{1,128}$/;
@@ -106,7 +132,7 @@ function jsonLine(entry: RequestLogEntry): void {
 
 function toLogger(logger: RequestLogger): (entry: RequestLogEntry) => void {
   return (entry) => {
-    if (entry.status >= 500) logger.error(entry, 'request');
+    if (entry.status >= 500 || entry.error !== undefined) logger.error(entry, 'request');
     else logger.info(entry, 'request');
   };
 }

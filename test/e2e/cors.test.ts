@@ -8,7 +8,7 @@ import { servedApp } from '../_utils.js';
 const state = servedApp(
   {
     'routes.ts': `
-import { Course, csrfToken, response } from 'course-router';
+import { Course, csrfToken, HttpException, response } from 'course-router';
 Course.csrfVerifier('Middleware\\\\Verifier');
 Course.group({ prefix: '/api', middleware: 'Middleware\\\\ApiCors' }, () => {
   Course.get('/items', () => { response().header('x-total', '2'); return ['a', 'b']; });
@@ -16,7 +16,12 @@ Course.group({ prefix: '/api', middleware: 'Middleware\\\\ApiCors' }, () => {
   Course.delete('/items/{id}', (id: string) => 'deleted ' + id);
   Course.get('/token', () => csrfToken());
   Course.match(['get', 'options'], '/own', () => 'own options');
+  Course.get('/secret', () => 'secret').addMiddleware('Middleware\\\\Auth');
+  Course.get('/crash', () => { throw new Error('boom'); });
+  Course.get('/gone', () => { throw new HttpException(410, 'gone'); });
 });
+Course.get('/api/early', () => 'early').addMiddleware('Middleware\\\\Auth').addMiddleware('Middleware\\\\ApiCors');
+Course.get('/api/plain-crash', () => { throw new Error('boom'); });
 Course.put('/api/items', () => 'no cors here');
 Course.get('/open', () => 'open').addMiddleware('Middleware\\\\OpenCors');
 Course.get('/partner', () => 'partner').addMiddleware('Middleware\\\\PartnerCors');
@@ -33,6 +38,13 @@ export class ApiCors extends Cors {
   protected override credentials = true;
   protected override exposedHeaders = ['x-total'];
   protected override maxAge = 600;
+}`,
+    'app/Middleware/Auth.ts': `
+import { HttpException } from 'course-router';
+export class Auth {
+  handle(): void {
+    throw new HttpException(401, 'Sign in first');
+  }
 }`,
     'app/Middleware/OpenCors.ts': `
 import { Cors } from 'course-router';
@@ -141,6 +153,47 @@ describe('actual requests', () => {
 
   it('a route without the middleware sends no CORS header', async () => {
     expect((await both('GET', '/plain', { origin: 'https://app.example' })).headers).toEqual({});
+  });
+});
+
+describe('error answers', () => {
+  const allowed = {
+    'access-control-allow-origin': 'https://app.example',
+    'access-control-allow-credentials': 'true',
+    'access-control-expose-headers': 'x-total',
+    vary: 'Origin',
+  };
+
+  it('a 401 from middleware, a 500, a thrown status and a 405 carry the CORS headers', async () => {
+    for (const [method, target, status] of [
+      ['GET', '/api/secret', 401],
+      // The middleware that refuses runs before `Cors` does: the error gets them still.
+      ['GET', '/api/early', 401],
+      ['GET', '/api/crash', 500],
+      ['GET', '/api/gone', 410],
+      ['PATCH', '/api/items', 405],
+    ] as const) {
+      const answer = await both(method, target, { origin: 'https://app.example' });
+      expect(answer.status, target).toBe(status);
+      expect(answer.headers, `${method} ${target}`).toEqual(
+        status === 405 ? { ...allowed, allow: 'GET, HEAD, POST, PUT' } : allowed,
+      );
+    }
+    const gone = await state.served.app.request('/api/gone', {
+      headers: { origin: 'https://app.example' },
+    });
+    expect(await gone.text()).toBe('gone');
+  });
+
+  it('another origin, a route without Cors, a 404 and a refused preflight get none', async () => {
+    const evil = await both('GET', '/api/secret', { origin: 'https://app.example.evil.com' });
+    expect([evil.status, evil.headers]).toEqual([401, { vary: 'Origin' }]);
+    const plain = await both('GET', '/api/plain-crash', { origin: 'https://app.example' });
+    expect([plain.status, plain.headers]).toEqual([500, {}]);
+    const missing = await both('GET', '/api/nothing', { origin: 'https://app.example' });
+    expect([missing.status, missing.headers]).toEqual([404, {}]);
+    const refused = await preflight('https://app.example', 'PATCH');
+    expect([refused.status, refused.headers]).toEqual([405, { allow: 'GET, HEAD, POST, PUT' }]);
   });
 });
 

@@ -98,7 +98,7 @@ describe('course-router installed in an app', () => {
 const course = await import('course-router');
 const db = await import('course-router/db');
 mark('import');
-const hash = await course.hashPassword('secret', 4);
+const hash = await course.passHash('secret', 4);
 mark('hash');
 const database = ${SQLITE('app.sqlite')};
 await db.connect(database).schema.createTable('posts', (t) => { t.increments('id'); t.string('title'); });
@@ -107,7 +107,7 @@ const id = await Post.create({ title: 'Hello' });
 mark('query');
 await import('course-router/redis');
 mark('redis');
-console.log(JSON.stringify({ hash, verified: await course.verifyPassword('secret', hash), post: await Post.find(id) }));
+console.log(JSON.stringify({ hash, verified: await course.passVerify('secret', hash), post: await Post.find(id) }));
 `,
     );
     expect(result.stderr).toBe('');

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Course, type RouteTable } from 'course-router';
 import type { RequestLogEntry } from 'course-router';
@@ -9,6 +10,8 @@ import { Course } from 'course-router';
 Course.get('/users/{id}', (id: string) => 'user ' + id).name('users.show');
 Course.get('/stream', () => new Response(new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('abc')); c.close(); } })));
 Course.get('/fail', () => { throw new Error('boom'); });
+Course.get('/broken', () => new Response(new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('part')); setTimeout(() => c.error(new RangeError('disk gone\\nforged')), 20); } }), { headers: { 'content-type': 'text/plain' } }));
+Course.get('/endless', () => new Response(new ReadableStream({ pull(c) { return new Promise((r) => setTimeout(() => { try { c.enqueue(new TextEncoder().encode('tick\\n')); } catch { /* cancelled: the client left */ } r(); }, 10)); } })));
 `;
 
 let dir: string;
@@ -93,6 +96,47 @@ describe('requestLog with a logger (pino, or any { info, error })', () => {
     expect(entry.path).toBe('/users/%0a%1b');
     // eslint-disable-next-line no-control-regex
     expect(JSON.stringify(entry)).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+  });
+});
+
+describe('a response that ends early (node:http)', () => {
+  /** Sends a GET, waits for the first body bytes, then leaves if `leave`; resolves on close. */
+  const exchange = (target: string, leave: boolean) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = connect(port(), '127.0.0.1');
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk.toString();
+        if (leave && text.includes('\r\n\r\n')) socket.destroy();
+      });
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+      socket.write(`GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+    });
+
+  it('a body stream that fails mid-response goes to `error`, with the error', async () => {
+    entries.length = 0;
+    const text = await exchange('/broken', false);
+    expect(text).toMatch(/^HTTP\/1\.1 200 /);
+    // The connection is cut: the chunked body never gets its last chunk.
+    expect(text).not.toMatch(/\r\n0\r\n\r\n$/);
+    const { level, entry, message } = await lastEntry(1);
+    expect([level, message]).toEqual(['error', 'request']);
+    expect(entry).toMatchObject({
+      route: '/broken',
+      status: 200,
+      error: 'RangeError: disk gone\\nforged',
+    });
+    expect(entry.aborted).toBeUndefined();
+  });
+
+  it('a client that leaves is `aborted` through `info`, with no error', async () => {
+    entries.length = 0;
+    await exchange('/endless', true);
+    const { level, entry } = await lastEntry(1);
+    expect(level).toBe('info');
+    expect(entry).toMatchObject({ route: '/endless', status: 200, aborted: true });
+    expect(entry.error).toBeUndefined();
   });
 });
 

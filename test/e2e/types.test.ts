@@ -49,6 +49,8 @@ export const c = url('no.such.route');
 export const d = url('user.show', { id: {} });
 export const e = url('post', { comment: 'c' });
 export const f = url('archive', { month: 5 });
+export const g = url('no.such.route', { id: 1 });
+export const h = globalUrl('no.such.route');
 `,
   'arrays.ts': `import { url as globalUrl } from 'course-router';
 import { url } from './generated/routes.gen.js';
@@ -126,13 +128,33 @@ describe('url() is checked by tsc against the generated routes', () => {
     expect(result.output).toMatch(
       /wrong\.ts\(3,\d+\): error TS2353: Object literal may only specify known properties, and 'wrong'/,
     );
-    // A name alone must be one of a route that needs no parameter.
-    expect(result.output).toMatch(
-      /wrong\.ts\(4,\d+\): error TS2345: Argument of type '"user.show"' is not assignable to parameter of type 'keyof RoutesWithoutParams'/,
-    );
-    expect(result.output).toMatch(
-      /wrong\.ts\(5,\d+\): error TS2345: Argument of type '"no.such.route"' is not assignable to parameter of type 'keyof AppRoutesWithoutParams'/,
-    );
+    // A name alone must be one of a route that needs no parameter; the message lists them.
+    const alone = `'"home" \\| "about" \\| "archive"'`;
+    for (const [line, name] of [
+      [4, 'user\\.show'],
+      [5, 'no\\.such\\.route'],
+      [10, 'no\\.such\\.route'],
+    ] as const)
+      expect(result.output).toMatch(
+        new RegExp(
+          `wrong\\.ts\\(${line},\\d+\\): error TS2345: Argument of type '"${name}"' is not assignable to parameter of type ${alone}`,
+        ),
+      );
+    // With parameters, any route name: each of them is listed.
+    const named =
+      /wrong\.ts\(9,\d+\): error TS2345: Argument of type '"no.such.route"' is not assignable to parameter of type '(.*)'\./.exec(
+        result.output,
+      );
+    expect(named?.[1]?.split(' | ').sort()).toEqual([
+      '"Users@show"',
+      '"about"',
+      '"archive"',
+      '"docs"',
+      '"home"',
+      '"post"',
+      '"team"',
+      '"user.show"',
+    ]);
     expect(result.output).toMatch(
       /wrong\.ts\(6,\d+\): error TS2322: Type '\{\}' is not assignable/,
     );
@@ -142,7 +164,7 @@ describe('url() is checked by tsc against the generated routes', () => {
     expect(result.output).toMatch(
       /wrong\.ts\(8,\d+\): error TS2353: Object literal may only specify known properties, and 'month'/,
     );
-    expect(result.output.match(/error TS/g)).toHaveLength(6);
+    expect(result.output.match(/error TS/g)).toHaveLength(8);
   });
 
   it('rejects parameters for a route without any, and arrays that do not fill its placeholders', async () => {

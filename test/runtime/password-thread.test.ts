@@ -45,9 +45,9 @@ describe('passwords hash in worker threads', () => {
 
   it('a script that hashes at its top level prints the hash and ends on its own', async () => {
     const password = pathToFileURL(path.join(ROOT, 'runtime/dist/index.js')).href;
-    const script = `const { hashPassword, verifyPassword } = await import(${JSON.stringify(password)});
-const hash = await hashPassword('secret', 10);
-console.log(hash, await verifyPassword('secret', hash));`;
+    const script = `const { passHash, passVerify } = await import(${JSON.stringify(password)});
+const hash = await passHash('secret', 10);
+console.log(hash, await passVerify('secret', hash));`;
     const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>(
       (resolve) => {
         const child = execFile(

@@ -11,7 +11,7 @@ import {
 import { afterRefused, dropRest, readNodeBody } from '../body.js';
 import { finalHeaders, isFraming, NULL_BODY_STATUS } from './_common.js';
 import { logError } from '../log.js';
-import { requestLog } from '../request-log.js';
+import { requestLog, streamFailed } from '../request-log.js';
 import { compressor } from '../../features/compress.js';
 import { withoutFragment } from '../path.js';
 import { CourseRequest, type RequestSource } from '../request.js';
@@ -172,8 +172,11 @@ function sendFetchResponse(response: Response, res: ServerResponse, head: boolea
     return;
   }
   // A stream that errors, or a client that leaves, ends both sides: the connection is cut and
-  // the body's stream cancelled, so its source stops producing.
+  // the body's stream cancelled, so its source stops producing. Only the first is a failure.
   pipeline(Readable.fromWeb(response.body as WebStream<Uint8Array>), res, (error) => {
-    if (error) res.destroy();
+    if (!error) return;
+    if ((error as { code?: unknown }).code !== 'ERR_STREAM_PREMATURE_CLOSE')
+      streamFailed(res, error);
+    res.destroy();
   });
 }
