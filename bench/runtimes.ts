@@ -62,9 +62,10 @@ a declared length is read by the runtime (\`arrayBuffer()\`) and one timer watch
 (before: a stream reader, a timer and an abort listener per request, a fifth of Bun's time).
 What stays, measured in process: on Deno, \`AsyncLocalStorage\` (node compat) about half of
 Course's time (a GET through \`app.fetch\`: 83 µs, 40 µs with the context store replaced by a
-plain variable; Hono 17–21 µs), every \`await\` of the request paying for it; on both, each
-header of a \`Response\` past the first (2 µs on Bun, 9 µs on Deno: Course sends
-\`Content-Length\`, which the runtime would write itself).
+plain variable; Hono 17–21 µs), every \`await\` of the request paying for it. A \`Response\`
+carries the response's header record and leaves \`Content-Length\` to the runtime's server (each
+header past the first cost 2 µs on Bun, 4–9 µs on Deno). In process, with no server:
+\`npx tsx bench/runtimes-fetch.ts\`.
 
 | runtime | Course req/s | Hono req/s | Course / Hono (req/s) | Course CPU/req | Hono CPU/req | Course / Hono (CPU) |
 | --- | --- | --- | --- | --- | --- | --- |
