@@ -6,10 +6,10 @@
 // `course-router` package folder, `runtime/` of another checkout, built) serves Course from
 // another build: run it once per build for an A/B of a change.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { build } from '../compiler/index.js';
 import { ROOT } from './checkout.js';
+import { BODY, HONO, writeApp } from './runtimes-app.js';
 import { benchDir } from './temp.js';
 
 const ROUNDS = Number(process.argv[2] ?? 5);
@@ -19,42 +19,16 @@ const RUNTIMES: Record<string, string[]> = {
   deno: [path.join(ROOT, 'node_modules/@deno/linux-x64-glibc/deno'), 'run', '-A'],
 };
 
-const dir = benchDir('runtimes-fetch');
-mkdirSync(path.join(dir, 'app/Middleware'), { recursive: true });
-mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
-symlinkSync(RUNTIME, path.join(dir, 'node_modules/course-router'), 'dir');
-symlinkSync(path.join(ROOT, 'node_modules/hono'), path.join(dir, 'node_modules/hono'), 'dir');
-const files: Record<string, string> = {
-  'package.json': JSON.stringify({ type: 'module', private: true }),
-  'course.config.ts': `export default { importExtension: '.ts' };\n`,
-  'routes.ts': `import { Course, input } from 'course-router';
-Course.group({ prefix: '/api', middleware: 'Middleware\\\\Auth' }, () => {
-  Course.post('/users', () => ({ created: true, name: input('name') }));
-});
-Course.get('/user/{id}', (id: string) => ({ id }));
-`,
-  'app/Middleware/Auth.ts': `import { response, type CourseRequest } from 'course-router';
-export class Auth {
-  handle(request: CourseRequest) {
-    if (request.getHeader('authorization') !== 'Bearer secret') return response().httpCode(401).write('no');
-    return undefined;
-  }
-}
-`,
+// One process: one router (`course` or `hono`) on one request (`post` or `get`), timed.
+const LOOP = {
   'loop.ts': `import { Course } from 'course-router';
 import { Hono } from 'hono';
 import routes from './generated/routes.gen.ts';
-const hono = new Hono();
-hono.use('/api/*', async (c, next) => {
-  if (c.req.header('authorization') !== 'Bearer secret') return c.text('no', 401);
-  await next();
-});
-hono.post('/api/users', async (c) => c.json({ created: true, name: (await c.req.json()).name }));
-hono.get('/user/:id', (c) => c.json({ id: c.req.param('id') }));
+${HONO}
 const app = Course.start(routes);
 const [router, scenario] = process.argv.slice(-2);
 const handle = router === 'hono' ? hono.fetch : (request: Request) => app.fetch(request);
-const BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', age: 36 });
+const BODY = ${JSON.stringify(BODY)};
 const make = scenario === 'get'
   ? () => new Request('http://127.0.0.1/user/42')
   : () => new Request('http://127.0.0.1/api/users', { method: 'POST', body: BODY, headers: {
@@ -70,8 +44,8 @@ for (let i = 0; i < 30000; i++) await (await handle(make())).arrayBuffer();
 console.log(((cpu() - start) / 30000).toFixed(2));
 `,
 };
-for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, file), text);
-await build({ root: dir });
+const cwd = benchDir('runtimes-fetch');
+await writeApp(cwd, LOOP, RUNTIME);
 
 console.log(`| runtime | request | Course CPU/req | Hono CPU/req | Hono / Course |`);
 console.log(`| --- | --- | --- | --- | --- |`);
@@ -82,7 +56,7 @@ for (const [runtime, [binary, ...args]] of Object.entries(RUNTIMES)) {
     const cpu: Record<string, number[]> = { course: [], hono: [] };
     for (let round = 0; round < ROUNDS; round++) {
       for (const router of round % 2 === 0 ? ['course', 'hono'] : ['hono', 'course']) {
-        const out = execFileSync(binary!, [...args, 'loop.ts', router, scenario], { cwd: dir });
+        const out = execFileSync(binary!, [...args, 'loop.ts', router, scenario], { cwd });
         cpu[router]!.push(Number(out.toString().trim()));
       }
     }
