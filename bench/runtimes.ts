@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT } from './checkout.js';
@@ -38,6 +39,8 @@ console.log('ready');
 `,
 };
 
+// The machine's load when the run starts, beside its figures (they are noisy on a shared machine).
+const load = os.loadavg()[0]!.toFixed(1);
 const dir = benchDir('runtimes');
 await writeApp(dir, SERVER);
 const rows: string[] = [];
@@ -72,7 +75,7 @@ const section = `<!-- runtimes -->
 \`npm run bench:runtimes\`: \`POST /api/users\` with a 60-byte JSON body and a bearer token that
 a group middleware checks; the route reads the body and answers JSON. Course (\`app.fetch\`) and
 Hono on the same runtime's own server, 10 connections, ${ROUNDS} alternating rounds of ${SECONDS} s,
-medians. Server CPU per request from /proc; "Course / Hono" above 1 is Course ahead. A body with
+medians (load average ${load} at the start). Server CPU per request from /proc; "Course / Hono" above 1 is Course ahead. A body with
 a declared length is read by the runtime (\`arrayBuffer()\`) and one timer watches every read
 (before: a stream reader, a timer and an abort listener per request, a fifth of Bun's time).
 What stays, measured in process: on Deno, \`AsyncLocalStorage\` (node compat) about half of
