@@ -11,12 +11,16 @@ export const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
  */
 export function finalHeaders(response: CourseResponse): Record<string, string> {
   const headers = checkedHeaders(response);
-  if (NULL_BODY_STATUS.has(response.status)) return headers;
-  const body = response.body;
-  headers['content-length'] = String(
-    body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
-  );
+  const length = bodyLength(response);
+  if (length !== null) headers['content-length'] = String(length);
   return headers;
+}
+
+/** The `Content-Length` of `response`: its body's bytes; `null` for a status with no body. */
+export function bodyLength(response: CourseResponse): number | null {
+  if (NULL_BODY_STATUS.has(response.status)) return null;
+  const body = response.body;
+  return body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
 }
 
 /**

@@ -6,7 +6,13 @@ import {
   type StartOptions,
 } from '../dispatch.js';
 import { readFetchBody } from '../body.js';
-import { checkedHeaders, finalHeaders, isFraming, NULL_BODY_STATUS } from './_common.js';
+import {
+  bodyLength,
+  checkedHeaders,
+  finalHeaders,
+  isFraming,
+  NULL_BODY_STATUS,
+} from './_common.js';
 import { pathStart } from '../host.js';
 import { logError } from '../log.js';
 import { requestLog, type RequestLog } from '../request-log.js';
@@ -99,7 +105,10 @@ async function logged(
   outcome: Outcome | Promise<Outcome>,
   head: boolean,
 ): Promise<Response> {
-  return log.fetch(request, started, toResponse(await outcome, head));
+  const done = await outcome;
+  // A response of ours leaves `Content-Length` to the runtime: its length is the body's.
+  const bytes = done instanceof Response ? undefined : bodyLength(done);
+  return log.fetch(request, started, toResponse(done, head), bytes);
 }
 
 /**
