@@ -78,12 +78,13 @@ Hono on the same runtime's own server, 10 connections, ${ROUNDS} alternating rou
 medians (load average ${load} at the start). Server CPU per request from /proc; "Course / Hono" above 1 is Course ahead. A body with
 a declared length is read by the runtime (\`arrayBuffer()\`) and one timer watches every read
 (before: a stream reader, a timer and an abort listener per request, a fifth of Bun's time).
-What stays, measured in process: on Deno, \`AsyncLocalStorage\` (node compat) about half of
-Course's time (a GET through \`app.fetch\`: 83 µs, 40 µs with the context store replaced by a
-plain variable; Hono 17–21 µs), every \`await\` of the request paying for it. A \`Response\`
-carries the response's header record and leaves \`Content-Length\` to the runtime's server (each
-header past the first cost 2 µs on Bun, 4–9 µs on Deno). In process, with no server:
-\`npx tsx bench/runtimes-fetch.ts\`.
+What stays, measured in process (\`npx tsx bench/runtimes-fetch.ts\`, CPU per request): on Deno,
+\`AsyncLocalStorage\` (node compat), which \`request()\` needs in any async code, is 40% of a GET
+through \`app.fetch\` (24.4 µs, 14.4 µs with a plain variable in its place; Hono 14–18 µs), though
+a bare \`run()\` costs 1 µs and an \`await\` under it 0.1 µs there; the POST is 46–80 µs against
+Hono's 18–30 µs. A \`Response\` carries the response's header record and leaves \`Content-Length\`
+to the runtime's server (each header past the first cost 2 µs on Bun, 4–9 µs on Deno), and a
+body of declared length is read without its stream (which Bun makes on \`request.body\`).
 
 | runtime | Course req/s | Hono req/s | Course / Hono (req/s) | Course CPU/req | Hono CPU/req | Course / Hono (CPU) |
 | --- | --- | --- | --- | --- | --- | --- |
