@@ -4,17 +4,17 @@
 // the server's CPU time per request (from /proc), medians of the rounds. Writes its section of
 // bench/RESULTS.md.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { build } from '../compiler/index.js';
 import { ROOT } from './checkout.js';
+import { BODY, HONO, writeApp } from './runtimes-app.js';
 import { benchDir } from './temp.js';
 
 const ROUNDS = Number(process.env['ROUNDS'] ?? 3);
 const SECONDS = Number(process.env['SECONDS'] ?? 3);
-const BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', age: 36 });
 const RUNTIMES = {
   bun: { binary: 'node_modules/@oven/bun-linux-x64/bin/bun', args: ['server.ts'] },
   deno: {
@@ -23,8 +23,26 @@ const RUNTIMES = {
   },
 };
 
+// The server each round starts: Course or Hono (its last argument) on the runtime's own server.
+const SERVER = {
+  'server.ts': `import { Course } from 'course-router';
+import { Hono } from 'hono';
+import routes from './generated/routes.gen.ts';
+${HONO}
+const app = Course.start(routes);
+const fetch = process.argv.at(-1) === 'hono' ? hono.fetch : (request: Request) => app.fetch(request);
+const port = Number(process.env.PORT);
+const g = globalThis as any;
+if (g.Bun) g.Bun.serve({ port, hostname: '127.0.0.1', fetch });
+else g.Deno.serve({ port, hostname: '127.0.0.1', onListen() {} }, fetch);
+console.log('ready');
+`,
+};
+
+// The machine's load when the run starts, beside its figures (they are noisy on a shared machine).
+const load = os.loadavg()[0]!.toFixed(1);
 const dir = benchDir('runtimes');
-await writeApp(dir);
+await writeApp(dir, SERVER);
 const rows: string[] = [];
 for (const [runtime, { binary, args }] of Object.entries(RUNTIMES)) {
   const bin = path.join(ROOT, binary);
@@ -57,14 +75,16 @@ const section = `<!-- runtimes -->
 \`npm run bench:runtimes\`: \`POST /api/users\` with a 60-byte JSON body and a bearer token that
 a group middleware checks; the route reads the body and answers JSON. Course (\`app.fetch\`) and
 Hono on the same runtime's own server, 10 connections, ${ROUNDS} alternating rounds of ${SECONDS} s,
-medians. Server CPU per request from /proc; "Course / Hono" above 1 is Course ahead. A body with
+medians (load average ${load} at the start). Server CPU per request from /proc; "Course / Hono" above 1 is Course ahead. A body with
 a declared length is read by the runtime (\`arrayBuffer()\`) and one timer watches every read
 (before: a stream reader, a timer and an abort listener per request, a fifth of Bun's time).
-What stays, measured in process: on Deno, \`AsyncLocalStorage\` (node compat) about half of
-Course's time (a GET through \`app.fetch\`: 83 µs, 40 µs with the context store replaced by a
-plain variable; Hono 17–21 µs), every \`await\` of the request paying for it; on both, each
-header of a \`Response\` past the first (2 µs on Bun, 9 µs on Deno: Course sends
-\`Content-Length\`, which the runtime would write itself).
+What stays, measured in process (\`npx tsx bench/runtimes-fetch.ts\`, CPU per request): on Deno,
+\`AsyncLocalStorage\` (node compat), which \`request()\` needs in any async code, is 40% of a GET
+through \`app.fetch\` (24.4 µs, 14.4 µs with a plain variable in its place; Hono 14–18 µs), though
+a bare \`run()\` costs 1 µs and an \`await\` under it 0.1 µs there; the POST is 46–80 µs against
+Hono's 18–30 µs. A \`Response\` carries the response's header record and leaves \`Content-Length\`
+to the runtime's server (each header past the first cost 2 µs on Bun, 4–9 µs on Deno), and a
+body of declared length is read without its stream (which Bun makes on \`request.body\`).
 
 | runtime | Course req/s | Hono req/s | Course / Hono (req/s) | Course CPU/req | Hono CPU/req | Course / Hono (CPU) |
 | --- | --- | --- | --- | --- | --- | --- |
@@ -121,54 +141,6 @@ async function measure(bin: string, args: string[]): Promise<{ rps: number; cpu:
 function cpuTime(child: ChildProcess): number {
   const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
-
-async function writeApp(root: string): Promise<void> {
-  rmSync(root, { recursive: true, force: true });
-  mkdirSync(path.join(root, 'node_modules'), { recursive: true });
-  mkdirSync(path.join(root, 'app/Middleware'), { recursive: true });
-  symlinkSync(path.join(ROOT, 'runtime'), path.join(root, 'node_modules/course-router'), 'dir');
-  symlinkSync(path.join(ROOT, 'node_modules/hono'), path.join(root, 'node_modules/hono'), 'dir');
-  const files: Record<string, string> = {
-    'package.json': JSON.stringify({ type: 'module', private: true }),
-    'course.config.ts': `export default { importExtension: '.ts' };\n`,
-    'routes.ts': `import { Course, input } from 'course-router';
-Course.group({ prefix: '/api', middleware: 'Middleware\\\\Auth' }, () => {
-  Course.post('/users', () => ({ created: true, name: input('name') }));
-});
-`,
-    'app/Middleware/Auth.ts': `import { response, type CourseRequest } from 'course-router';
-export class Auth {
-  handle(request: CourseRequest) {
-    if (request.getHeader('authorization') !== 'Bearer secret') return response().httpCode(401).write('no');
-    return undefined;
-  }
-}
-`,
-    'server.ts': `import { Course } from 'course-router';
-import { Hono } from 'hono';
-import routes from './generated/routes.gen.ts';
-
-const hono = new Hono();
-hono.use('/api/*', async (c, next) => {
-  if (c.req.header('authorization') !== 'Bearer secret') return c.text('no', 401);
-  await next();
-});
-hono.post('/api/users', async (c) => {
-  const body = await c.req.json();
-  return c.json({ created: true, name: body.name });
-});
-const app = Course.start(routes);
-const fetch = process.argv.at(-1) === 'hono' ? hono.fetch : (request: Request) => app.fetch(request);
-const port = Number(process.env.PORT);
-const g = globalThis as any;
-if (g.Bun) g.Bun.serve({ port, hostname: '127.0.0.1', fetch });
-else g.Deno.serve({ port, hostname: '127.0.0.1', onListen() {} }, fetch);
-console.log('ready');
-`,
-  };
-  for (const [file, text] of Object.entries(files)) writeFileSync(path.join(root, file), text);
-  await build({ root });
 }
 
 function output(bin: string, args: string[]): Promise<string> {

@@ -110,9 +110,10 @@ export async function readFetchBody(
     request.body?.cancel().catch(() => {});
     throw payloadTooLarge();
   }
-  if (!request.body) return new Uint8Array(0);
-  // A declared length within the limit: the runtime reads it, and its framing holds the body to it.
+  // A declared length within the limit: the runtime reads it, and its framing holds the body to
+  // it. `request.body` is not asked for: Bun makes a stream for it.
   if (declared !== undefined) return readDeclared(request, Number(declared), timeout);
+  if (!request.body) return new Uint8Array(0);
   const { signal } = request;
   if (signal.aborted) {
     request.body.cancel().catch(() => {});

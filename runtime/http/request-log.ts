@@ -36,7 +36,8 @@ export interface RequestLogEntry {
 /** What the adapters call for each request when `requestLog` is on. */
 export interface RequestLog {
   node(request: CourseRequest, res: ServerResponse): void;
-  fetch(request: CourseRequest, started: number, answer: Response): Response;
+  /** `bytes`: the body's length when the `Response` does not say it (`Content-Length`). */
+  fetch(request: CourseRequest, started: number, answer: Response, bytes?: number | null): Response;
 }
 
 /** The request log `options` ask for, or `undefined` when it is off (the adapters do nothing). */
@@ -55,9 +56,10 @@ export function requestLog(options: StartOptions): RequestLog | undefined {
         write(entry);
       });
     },
-    fetch(request, started, answer) {
+    fetch(request, started, answer, bytes) {
       const length = answer.headers.get('content-length');
-      write(entryOf(request, answer.status, started, length === null ? null : Number(length)));
+      const sent = bytes !== undefined ? bytes : length === null ? null : Number(length);
+      write(entryOf(request, answer.status, started, sent));
       return answer;
     },
   };

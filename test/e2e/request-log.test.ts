@@ -77,6 +77,9 @@ describe('requestLog with a logger (pino, or any { info, error })', () => {
     expect((await lastEntry(2)).entry).toMatchObject({ route: null, status: 404 });
     await (await served.app.request('/stream')).text();
     expect((await lastEntry(3)).entry).toMatchObject({ status: 200, bytes: null });
+    // The runtime's server writes `Content-Length`; the log says the body's length all the same.
+    await served.app.request('/users/7');
+    expect((await lastEntry(4)).entry).toMatchObject({ route: 'users.show', bytes: 6 });
   });
 
   it('an id that is not plain (C1 controls, spaces, long) is replaced', async () => {

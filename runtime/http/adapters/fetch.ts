@@ -6,13 +6,20 @@ import {
   type StartOptions,
 } from '../dispatch.js';
 import { readFetchBody } from '../body.js';
-import { headerPairs, isFraming, NULL_BODY_STATUS } from './_common.js';
+import {
+  bodyLength,
+  checkedHeaders,
+  finalHeaders,
+  isFraming,
+  NULL_BODY_STATUS,
+} from './_common.js';
 import { pathStart } from '../host.js';
 import { logError } from '../log.js';
 import { requestLog, type RequestLog } from '../request-log.js';
 import { compressor, type Compressor } from '../../features/compress.js';
 import { withoutFragment } from '../path.js';
 import { CourseRequest } from '../request.js';
+import type { CourseResponse } from '../response.js';
 import type { RouteTable } from '../../types.js';
 
 /** What a Fetch runtime knows about the connection (Bun's `server.requestIP`, Deno's `info.remoteAddr`). */
@@ -98,7 +105,10 @@ async function logged(
   outcome: Outcome | Promise<Outcome>,
   head: boolean,
 ): Promise<Response> {
-  return log.fetch(request, started, toResponse(await outcome, head));
+  const done = await outcome;
+  // A response of ours leaves `Content-Length` to the runtime: its length is the body's.
+  const bytes = done instanceof Response ? undefined : bodyLength(done);
+  return log.fetch(request, started, toResponse(done, head), bytes);
 }
 
 /**
@@ -136,7 +146,7 @@ function toResponse(outcome: Outcome, head: boolean): Response {
   try {
     return new Response(empty ? null : body, {
       status: outcome.status,
-      headers: headerPairs(outcome),
+      headers: fetchHeaders(outcome, head),
     });
   } catch (error) {
     // A header the route wrote past `response().header()` that HTTP cannot carry: the client
@@ -144,4 +154,23 @@ function toResponse(outcome: Outcome, head: boolean): Response {
     logError('course: response failed:', error);
     return toResponse(badRequest(500), head);
   }
+}
+
+/**
+ * The headers of the `Response` made of `outcome`: its record as it is (a record converts faster
+ * than pairs), pairs when `set-cookie` repeats. `Content-Length` is the runtime's to write from
+ * the body, as for Hono's responses; a HEAD answer, which has no body, keeps it.
+ */
+function fetchHeaders(
+  outcome: CourseResponse,
+  head: boolean,
+): Record<string, string> | [string, string][] {
+  const headers =
+    head || outcome.headers['content-length'] !== undefined
+      ? finalHeaders(outcome)
+      : checkedHeaders(outcome);
+  if (outcome.cookies.length === 0) return headers;
+  const pairs = Object.entries(headers);
+  for (const cookie of outcome.cookies) pairs.push(['set-cookie', cookie]);
+  return pairs;
 }

@@ -1,0 +1,60 @@
+// The app `npm run bench:runtimes` and `bench/runtimes-fetch.ts` serve on Bun and Deno: a JSON
+// POST through a group's middleware and a `GET /user/{id}`, for Course (built) and for Hono.
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { build } from '../compiler/index.js';
+import { ROOT } from './checkout.js';
+
+/** The JSON body of the POST. */
+export const BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', age: 36 });
+
+/**
+ * Writes the app into `root` with `files` beside it (a module importing `course-router`, `hono`
+ * and `./generated/routes.gen.ts`, in which `HONO` defines `hono`), Course served from the
+ * `course-router` package folder `runtime`, and builds it.
+ */
+export async function writeApp(
+  root: string,
+  files: Record<string, string>,
+  runtime = path.join(ROOT, 'runtime'),
+): Promise<void> {
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(path.join(root, 'node_modules'), { recursive: true });
+  mkdirSync(path.join(root, 'app/Middleware'), { recursive: true });
+  symlinkSync(runtime, path.join(root, 'node_modules/course-router'), 'dir');
+  symlinkSync(path.join(ROOT, 'node_modules/hono'), path.join(root, 'node_modules/hono'), 'dir');
+  const all: Record<string, string> = {
+    'package.json': JSON.stringify({ type: 'module', private: true }),
+    'course.config.ts': `export default { importExtension: '.ts' };\n`,
+    'routes.ts': `import { Course, input } from 'course-router';
+Course.group({ prefix: '/api', middleware: 'Middleware\\\\Auth' }, () => {
+  Course.post('/users', () => ({ created: true, name: input('name') }));
+});
+Course.get('/user/{id}', (id: string) => ({ id }));
+`,
+    'app/Middleware/Auth.ts': `import { response, type CourseRequest } from 'course-router';
+export class Auth {
+  handle(request: CourseRequest) {
+    if (request.getHeader('authorization') !== 'Bearer secret') return response().httpCode(401).write('no');
+    return undefined;
+  }
+}
+`,
+    ...files,
+  };
+  for (const [file, text] of Object.entries(all)) writeFileSync(path.join(root, file), text);
+  await build({ root });
+}
+
+/** Hono's app of the same routes, as code that defines `hono`. */
+export const HONO = `const hono = new Hono();
+hono.use('/api/*', async (c, next) => {
+  if (c.req.header('authorization') !== 'Bearer secret') return c.text('no', 401);
+  await next();
+});
+hono.post('/api/users', async (c) => {
+  const body = await c.req.json();
+  return c.json({ created: true, name: body.name });
+});
+hono.get('/user/:id', (c) => c.json({ id: c.req.param('id') }));
+`;
