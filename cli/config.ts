@@ -6,5 +6,5 @@
  * import { defineConfig } from 'course-kit';
  * export default defineConfig({ routes: 'routes.ts' });
  */
-export { defineConfig } from 'course-compiler';
-export type { CourseConfig } from 'course-compiler';
+export { defineConfig } from 'course-compiler/config';
+export type { CourseConfig } from 'course-compiler/config';

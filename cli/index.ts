@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
-import { runBuild } from './commands/build.js';
-import { runDatabase } from './commands/database.js';
-import { createController, createModel, generateFiles } from './commands/generate.js';
-import { runRoutes } from './commands/routes.js';
-import { runWatch } from './commands/watch.js';
-import { runInit } from './commands/init.js';
+// Each command's module is loaded when it runs: `--version`, `--help`, `init` and the
+// generators never load the compiler (TypeScript, prettier), which takes most of a second.
+const commands = {
+  build: () => import('./commands/build.js'),
+  database: () => import('./commands/database.js'),
+  generate: () => import('./commands/generate.js'),
+  init: () => import('./commands/init.js'),
+  routes: () => import('./commands/routes.js'),
+  watch: () => import('./commands/watch.js'),
+};
 import { begin, finish, guardProcess } from './lifetime.js';
 import { processOutput, reportFailure } from './output.js';
 import { ownVersion } from './_package.js';
@@ -23,7 +27,9 @@ program
   .option('--quiet', 'print only problems')
   .option('--json', 'print one JSON object for tools (errors and warnings included)')
   .action(async (options: { root: string; check?: boolean; quiet?: boolean; json?: boolean }) => {
-    process.exitCode = await run(() => runBuild(options, processOutput));
+    process.exitCode = await run(async () =>
+      (await commands.build()).runBuild(options, processOutput),
+    );
   });
 
 program
@@ -55,7 +61,9 @@ Examples:
       args: string[],
       options: { root: string; quiet?: boolean; serve?: string; runtime: string },
     ) => {
-      process.exitCode = await run(() => runWatch({ ...options, args }, processOutput));
+      process.exitCode = await run(async () =>
+        (await commands.watch()).runWatch({ ...options, args }, processOutput),
+      );
     },
   );
 
@@ -68,7 +76,9 @@ program
   )
   .option('--runtime <name>', 'the server to write: node, bun, deno or workers', 'node')
   .action(async (dir: string | undefined, options: { packages?: string; runtime?: string }) => {
-    process.exitCode = await run(async () => runInit(dir ?? '.', options, processOutput));
+    process.exitCode = await run(async () =>
+      (await commands.init()).runInit(dir ?? '.', options, processOutput),
+    );
   });
 
 program
@@ -77,7 +87,9 @@ program
   .option('--root <dir>', 'the app folder', process.cwd())
   .option('--json', 'print JSON for tools')
   .action(async (options: { root: string; json?: boolean }) => {
-    process.exitCode = await run(() => runRoutes(options, processOutput));
+    process.exitCode = await run(async () =>
+      (await commands.routes()).runRoutes(options, processOutput),
+    );
   });
 
 type GenerateFlags = { root: string; remove?: boolean; yes?: boolean; resource?: boolean };
@@ -91,20 +103,26 @@ const generator = (name: string, description: string) =>
 
 generator('create:model <Name>', 'create a model class in app/Components/Model').action(
   async (name: string, options: GenerateFlags) => {
-    process.exitCode = await run(() => createModel(name, options, processOutput));
+    process.exitCode = await run(async () =>
+      (await commands.generate()).createModel(name, options, processOutput),
+    );
   },
 );
 
 generator('create:controller <Name>', 'create a controller class in app/Components/Controller')
   .option('--resource', 'with the seven resource methods')
   .action(async (name: string, options: GenerateFlags) => {
-    process.exitCode = await run(() => createController(name, options, processOutput));
+    process.exitCode = await run(async () =>
+      (await commands.generate()).createController(name, options, processOutput),
+    );
   });
 
 generator('generate:files', 'create <Name>Controller, model <Name>, a migration and <Name>Seed')
   .requiredOption('--component <Name>', 'the component name')
   .action(async (options: GenerateFlags & { component: string }) => {
-    process.exitCode = await run(() => generateFiles(options.component, options, processOutput));
+    process.exitCode = await run(async () =>
+      (await commands.generate()).generateFiles(options.component, options, processOutput),
+    );
   });
 
 for (const [name, action, description] of [
@@ -117,7 +135,9 @@ for (const [name, action, description] of [
     .description(description)
     .option('--root <dir>', 'the app folder', process.cwd())
     .action(async (options: { root: string }) => {
-      process.exitCode = await run(() => runDatabase(action, options, processOutput));
+      process.exitCode = await run(async () =>
+        (await commands.database()).runDatabase(action, options, processOutput),
+      );
     });
 }
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { styleText } from 'node:util';
-import { BuildError, type RouteDefinitionError } from 'course-compiler';
+import { BuildError, type RouteDefinitionError } from 'course-compiler/errors';
 import { MissingPackageError } from 'course-router/internal';
 import { CliError } from './scaffold.js';
 

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { formatSource } from 'course-compiler';
+import { formatSource } from 'course-compiler/format';
 import pluralize from 'pluralize';
 import { PACKAGE_DIR } from './_package.js';
 

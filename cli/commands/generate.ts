@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from 'course-compiler';
+import { loadConfig } from 'course-compiler/config';
 import type { Output } from '../output.js';
 import {
   checkName,
