@@ -4,13 +4,13 @@ import type { RouteTable, UrlPart } from '../../runtime/types.js';
 
 // The names of an app with `/posts/{year}/{slug}` and `/{lang?}/about` on `{tenant}.example.com`.
 const names: Record<string, readonly UrlPart[]> = {
-  'posts.show': ['/posts', ['year', false, '/'], ['slug', false, '/']],
+  'posts.show': ['/posts', ['year', 0, '/'], ['slug', 0, '/']],
   'posts.index': ['/posts'],
-  about: [['lang', true, '/'], '/about'],
+  about: [['lang', 1, '/'], '/about'],
 };
 const table = {
   names,
-  hosts: { about: [['tenant', false, ''], '.example.com'] },
+  hosts: { about: [['tenant', 0, ''], '.example.com'] },
 } as unknown as RouteTable;
 
 describe('url() errors, for a server run without tsc', () => {
