@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -45,6 +46,15 @@ export function serveRuntime(name: string): string | undefined {
 }
 
 /**
+ * The one line for a runtime whose command is not on `PATH`, checked before the first build so
+ * that a missing runtime is the first thing said, not after seconds of building.
+ */
+export function missingRuntime(runtime: string): string | undefined {
+  const { command } = SERVE_RUNTIMES[runtime]!('', []);
+  return path.isAbsolute(command) || onPath(command) ? undefined : notFound(command, runtime);
+}
+
+/**
  * Starts the server `file` of the app in `root` on `runtime`, its output the terminal's;
  * `onMissing` hears one line when the runtime's command is not installed.
  */
@@ -60,7 +70,7 @@ export function startServe(
   child.on('error', (error: NodeJS.ErrnoException) => {
     onMissing(
       error.code === 'ENOENT'
-        ? `${command} not found on PATH, needed by --runtime ${runtime}: ${INSTALL[command] ?? 'install it'}`
+        ? notFound(command, runtime)
         : `${command} failed to start: ${error.message}`,
     );
   });
@@ -68,6 +78,28 @@ export function startServe(
 }
 
 // --- internal ---
+
+function notFound(command: string, runtime: string): string {
+  return `${command} not found on PATH, needed by --runtime ${runtime}: ${INSTALL[command] ?? 'install it'}`;
+}
+
+/** Whether an executable `command` is in a folder of `PATH` (with a `PATHEXT` ending on Windows). */
+function onPath(command: string): boolean {
+  const endings =
+    process.platform === 'win32' ? (process.env['PATHEXT'] ?? '.EXE;.CMD').split(';') : [''];
+  return (process.env['PATH'] ?? '').split(path.delimiter).some(
+    (folder) =>
+      folder !== '' &&
+      endings.some((ending) => {
+        try {
+          accessSync(path.join(folder, command + ending), constants.X_OK);
+          return true;
+        } catch {
+          return false;
+        }
+      }),
+  );
+}
 
 function tsxCli(): string {
   return createRequire(import.meta.url).resolve('tsx/cli');

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from 'course-compiler/config';
+import { removeEmptyFolders, requireKnex, sharedConfig } from '../database-files.js';
 import type { Output } from '../output.js';
 import {
   checkName,
@@ -43,7 +44,8 @@ export async function createModel(
   const model = checkName(name, 'model');
   const paths = await appPaths(options.root);
   const file = path.join(paths.models, `${model}.ts`);
-  if (options.remove) return removed([file], !!options.yes, out);
+  if (options.remove) return removeDatabaseFiles([file], paths, !!options.yes, out);
+  requireKnex(paths.root, 'create:model');
   await ensureDatabaseConfig(paths, out);
   await scaffold(file, 'model.ts.tpl', {
     name: model,
@@ -54,13 +56,17 @@ export async function createModel(
   return 0;
 }
 
-/** `course create:controller <Name> [--resource] [--remove]`. */
+/**
+ * `course create:controller <Name> [--resource] [--remove]`: the class `<Name>Controller`, as
+ * `generate:files` and the routes name it (a name ending in `Controller` is kept as it is).
+ */
 export async function createController(
   name: string | undefined,
   options: GenerateOptions,
   out: Output,
 ): Promise<number> {
-  const controller = checkName(name, 'controller');
+  const given = checkName(name, 'controller');
+  const controller = given.endsWith('Controller') ? given : `${given}Controller`;
   const paths = await appPaths(options.root);
   const file = path.join(paths.controllers, `${controller}.ts`);
   if (options.remove) return removed([file], !!options.yes, out);
@@ -84,6 +90,7 @@ export async function generateFiles(
   const paths = await appPaths(options.root);
   const table = tableName(name);
   if (options.remove) return removeComponent(name, table, paths, !!options.yes, out);
+  requireKnex(paths.root, 'generate:files');
   // Every file is checked before any is written: a component is made whole or not at all.
   const existing = existingFiles(name, table, paths);
   if (existing.length > 0) {
@@ -140,7 +147,7 @@ async function removed(files: string[], yes: boolean, out: Output): Promise<numb
   return 0;
 }
 
-/** Everything `generate:files` made for the component; the database configuration stays. */
+/** Everything `generate:files` made for the component (`removeDatabaseFiles`). */
 async function removeComponent(
   name: string,
   table: string,
@@ -150,7 +157,22 @@ async function removeComponent(
 ): Promise<number> {
   const files = existingFiles(name, table, paths);
   if (files.length === 0) throw new CliError(`no file of the component ${name} exists`);
-  await removed(files, yes, out);
-  out.info(`kept ${paths.database}: every model uses it`);
+  return removeDatabaseFiles(files, paths, yes, out);
+}
+
+/**
+ * Removes `files`, with the database configuration when no model, migration or seeder is left
+ * to use it (one confirmation for all), then the generators' folders left empty.
+ */
+async function removeDatabaseFiles(
+  files: string[],
+  paths: AppPaths,
+  yes: boolean,
+  out: Output,
+): Promise<number> {
+  const config = sharedConfig(paths, files);
+  await removed([...files, ...config.files], yes, out);
+  if (config.kept) out.info(config.kept);
+  for (const folder of removeEmptyFolders(paths)) out.info(`removed ${folder}${path.sep}`);
   return 0;
 }

@@ -3,7 +3,7 @@ import { BuildError, watch } from 'course-compiler';
 import { onStrayError, strayError } from '../lifetime.js';
 import { count, printDiagnostics, reportFailure, type Output } from '../output.js';
 import { CliError } from '../scaffold.js';
-import { serveRuntime, startServe } from '../serve.js';
+import { missingRuntime, serveRuntime, startServe } from '../serve.js';
 import { outputs } from './build.js';
 
 /**
@@ -21,6 +21,11 @@ export async function runWatch(
   if (unknown) throw new CliError(unknown);
   if (options.args?.length && options.serve === undefined)
     throw new CliError(`${options.args.join(' ')}: flags for the runtime need --serve FILE`);
+  const missing = options.serve === undefined ? undefined : missingRuntime(runtime);
+  if (missing) {
+    out.error(missing);
+    return 1;
+  }
   let server: ChildProcess | undefined;
   let code = 0;
   let stop!: () => void;

@@ -4,6 +4,7 @@ import { cleanTarget } from '../http/path.js';
 import type { RouteTable, UrlPart } from '../types.js';
 import { parseLines } from './rows.js';
 import { vendored } from '../packages.js';
+import { nearest } from '../dsl/near.js';
 
 /**
  * Route names and their parameters. The generated module augments this interface, so
@@ -81,10 +82,9 @@ export function buildUrl(
   query?: Query,
 ): string {
   const parts = Object.hasOwn(table.names, name) ? table.names[name] : undefined;
-  if (parts === undefined)
-    throw new Error(`course: url() found no route named ${JSON.stringify(name)}`);
-  const fill = filler(name, params);
+  if (parts === undefined) throw new Error(noRoute(table, name));
   const hostParts = table.hosts && Object.hasOwn(table.hosts, name) ? table.hosts[name] : undefined;
+  const fill = filler(name, params, () => [...(hostParts ?? []), ...parts]);
   const host = hostParts ? fill(hostParts) : undefined;
   const path = fill(parts) || '/';
   // A parameter that is a whole segment `.` or `..` has no URL: every client resolves the
@@ -166,6 +166,7 @@ function takes(part: Exclude<UrlPart, string>, value: string): boolean {
 function filler(
   name: string,
   params: Readonly<Record<string, unknown>> | readonly unknown[] | null | undefined,
+  route: () => readonly UrlPart[],
 ) {
   let position = 0;
   return (parts: readonly UrlPart[]): string => {
@@ -183,8 +184,7 @@ function filler(
           ? (params as Record<string, unknown>)[param]
           : undefined;
       if (value === undefined || value === null || value === '') {
-        if (!optional)
-          throw new Error(`course: url(${JSON.stringify(name)}) needs the parameter "${param}"`);
+        if (!optional) throw new Error(missing(name, param, params, route()));
         skipped ??= param;
         continue;
       }
@@ -204,6 +204,34 @@ function filler(
     }
     return out;
   };
+}
+
+/** The error for a name no route has, with the near one when there is one. */
+function noRoute(table: RouteTable, name: string): string {
+  const near = nearest(name, Object.keys(table.names));
+  return `course: url() found no route named ${JSON.stringify(name)}${near ? `: did you mean ${JSON.stringify(near)}?` : ''}`;
+}
+
+/**
+ * The error for a required parameter left out, naming the keys of `params` the route does not
+ * have (a misspelt one: `slugg`, did you mean slug?).
+ */
+function missing(
+  name: string,
+  param: string,
+  params: Readonly<Record<string, unknown>> | readonly unknown[] | null | undefined,
+  route: readonly UrlPart[],
+): string {
+  const message = `course: url(${JSON.stringify(name)}) needs the parameter "${param}"`;
+  if (!params || Array.isArray(params)) return message;
+  const known = route.flatMap((part) => (typeof part === 'string' ? [] : [part[0]]));
+  const unknown = Object.keys(params).filter((key) => !known.includes(key));
+  if (unknown.length === 0) return message;
+  const hints = unknown.map((key) => {
+    const near = nearest(key, [param]) ?? nearest(key, known);
+    return `"${key}"${near ? ` (did you mean "${near}"?)` : ''}`;
+  });
+  return `${message}; the route has no parameter ${hints.join(', ')}`;
 }
 
 /**
