@@ -79,6 +79,50 @@ export function checkGroupWhere(
   }
 }
 
+/**
+ * The routes one `resource()` or `controller()` expands into share its `where()`: a name none
+ * of them has (a misspelt `ID` for `id`) is an error at the call, as on a single route.
+ */
+export function checkBuilderWhere(
+  def: RouteDefinition,
+  routes: readonly RouteDefinition[],
+  diagnostics: Diagnostics,
+): void {
+  if (def.where.length === 0 || routes.length === 0 || typeof def.url !== 'string') return;
+  const groups = groupChain(def.group);
+  const all = routes.map((r) =>
+    joinUrl(
+      def.basepath,
+      ...groups.map((g) => g.attributes.prefix ?? ''),
+      def.prefix?.value ?? '',
+      r.url,
+    ),
+  );
+  const urls = [...new Set(all)];
+  const names = [...new Set(urls.flatMap((url) => placeholders(url, 'path')))];
+  const domain = [...groups].reverse().find((g) => g.attributes.domain !== undefined);
+  const domainNames = placeholders(domain?.attributes.domain ?? '', 'host');
+  const builder = def.kind === 'controller' ? 'controller' : 'resource';
+  for (const where of def.where) {
+    for (const name of Object.keys(where.value)) {
+      if (names.includes(name)) continue;
+      const inDomain = domainNames.includes(name);
+      diagnostics.error(
+        'E_SETTING',
+        inDomain
+          ? `where() names "${name}", a parameter of the domain ${JSON.stringify(domain!.attributes.domain)}, which a route's where() does not constrain`
+          : `where() names "${name}", which is a parameter of none of the ${builder}'s routes (${urls.join(', ')})`,
+        where.loc,
+        inDomain
+          ? `constrain it in the group: where: { ${name}: … }`
+          : names.length > 0
+            ? suggestion(name, names, 'parameters')
+            : 'its URLs have no parameters: leave the where() out',
+      );
+    }
+  }
+}
+
 // --- internal ---
 
 function placeholders(pattern: string, kind: 'path' | 'host'): string[] {
