@@ -51,6 +51,7 @@ export function findClass(
     );
     return undefined;
   }
+  if (!parses(file, index, diagnostics)) return undefined;
   const name = fqn.slice(fqn.lastIndexOf('\\') + 1);
   const found = index.exportedClassIn(file, name);
   if (!found) {
@@ -62,6 +63,17 @@ export function findClass(
     );
   }
   return found;
+}
+
+/**
+ * Whether a class's module parses; an `E_LOAD` error at its first syntax error when not. The
+ * build reads a class's module without running it: a module that does not parse would answer
+ * for methods it does not have, or hide a route from the build.
+ */
+export function parses(file: string, index: SourceIndex, diagnostics: Diagnostics): boolean {
+  const problem = index.syntaxError(file);
+  if (problem) diagnostics.error('E_LOAD', `syntax error: ${problem.message}`, problem.loc);
+  return problem === undefined;
 }
 
 /** Whether the class has `method`; an `E_METHOD` error listing its methods when not. */
@@ -115,6 +127,7 @@ export function resolveReference(
     );
     return undefined;
   }
+  if (!parses(found.import.file, index, diagnostics)) return undefined;
   if (!checkMethod(found, method, site.loc, index, diagnostics)) return undefined;
   return { class: found.import, label: found.name, args: [] };
 }

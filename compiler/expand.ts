@@ -1,6 +1,6 @@
 import { Node } from './_ts-morph.js';
 import type { ClassRef, RouteDefinition } from 'course-router/internal';
-import { findClass } from './classes.js';
+import { findClass, parses } from './classes.js';
 import type { ResolvedConfig } from './config.js';
 import type { Diagnostics } from './errors.js';
 import { groupChain } from './groups.js';
@@ -135,5 +135,5 @@ function controllerClass(
       'the controller must be an exported class imported by the route file',
       def.loc,
     );
-  return found;
+  return found && parses(found.import.file, index, diagnostics) ? found : undefined;
 }

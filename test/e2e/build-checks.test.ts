@@ -86,3 +86,32 @@ Course.group({ prefix: '/blog/{lang}' }, () => {
     );
   });
 });
+
+describe("a controller's or middleware's syntax error fails the build at its place", () => {
+  it.each([
+    ['  show(id: string) { return { id self }; }', 5, 34, "',' expected."],
+    ['  shwo(id: string {', 5, 19, "',' expected."],
+  ])('%s', async (line, row, column, message) => {
+    const broken = ARTICLES.replace('  show(id: string) { return id; }', line);
+    const result = await build(`Course.get('/a/{id}', 'ArticleController@index');\n`, {
+      [CONTROLLER_FILE]: broken,
+    });
+    expect(result.code, result.stdout).toBe(1);
+    expect(result.stderr).toContain(
+      `${CONTROLLER_FILE}:${row}:${column}: error E_LOAD: syntax error: ${message}\n`,
+    );
+    expect(result.stderr).toContain(`> ${row} | ${line}\n`);
+    expect(result.stderr).not.toContain('E_METHOD');
+  });
+
+  it('a middleware named as a string, and a class imported by the route file', async () => {
+    const result = await build(
+      `import { ArticleController } from './app/Components/Controller/ArticleController.js';
+Course.get('/a', [ArticleController, 'index']).addMiddleware('Middleware\\\\Auth');
+`,
+      { 'app/Middleware/Auth.ts': `export class Auth {\n  handle() { return ; ]\n}\n` },
+    );
+    expect(result.code, result.stdout).toBe(1);
+    expect(result.stderr).toContain('app/Middleware/Auth.ts:2:23: error E_LOAD: syntax error:');
+  });
+});
