@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { Node } from './_ts-morph.js';
-import { classRefParts } from 'course-router/internal';
+import { classRefParts, nearest } from 'course-router/internal';
 import type { SourceLocation } from 'course-router/internal';
 import type { ResolvedConfig } from './config.js';
 import type { Diagnostics } from './errors.js';
@@ -43,11 +43,12 @@ export function findClass(
     const where = tried.length
       ? `looked for ${path.relative(config.root, tried[0]!)}`
       : `no namespace in the config maps "${fqn.split('\\')[0]}"`;
+    const near = tried.length ? nearestClass(tried[0]!, config) : undefined;
     diagnostics.error(
       'E_MODULE',
       `no module for class ${fqn} (${where})`,
       loc,
-      'check the class name and namespace, or `namespaces` in course.config.ts',
+      near ?? 'check the class name and namespace, or `namespaces` in course.config.ts',
     );
     return undefined;
   }
@@ -135,6 +136,25 @@ export function resolveReference(
 // --- internal ---
 
 const filesByConfig = new WeakMap<ResolvedConfig, Map<string, ClassFile>>();
+
+/** `did you mean PostController? (…/PostController.ts)`: a module beside the one looked for. */
+function nearestClass(looked: string, config: ResolvedConfig): string | undefined {
+  let entries: string[];
+  try {
+    entries = readdirSync(path.dirname(looked));
+  } catch {
+    return undefined;
+  }
+  const modules = new Map<string, string>();
+  for (const entry of entries) {
+    const ext = EXTENSIONS.find((e) => !e.includes('/') && entry.endsWith(e));
+    if (ext) modules.set(entry.slice(0, -ext.length), entry);
+  }
+  const name = nearest(path.basename(looked, path.extname(looked)), [...modules.keys()]);
+  if (name === undefined) return undefined;
+  const file = path.relative(config.root, path.join(path.dirname(looked), modules.get(name)!));
+  return `did you mean ${name}? (${file.split(path.sep).join('/')})`;
+}
 
 function lookForClass(fqn: string, config: ResolvedConfig): ClassFile {
   const key = Object.keys(config.namespaces)

@@ -7,13 +7,13 @@ export function suggestion(word: string, known: readonly string[], label: string
   return near ? `did you mean ${near}?` : `the ${label} are ${known.join(', ')}`;
 }
 
-// --- internal ---
-
 /** The candidate within two edits of `word` (case aside), for "did you mean" hints. */
-function nearest(word: string, candidates: readonly string[]): string | undefined {
+export function nearest(word: string, candidates: readonly string[]): string | undefined {
   const lower = word.toLowerCase();
   return candidates.find((c) => editDistance(c.toLowerCase(), lower) <= 2);
 }
+
+// --- internal ---
 
 /** Levenshtein distance: how many single-character edits turn `a` into `b`. */
 function editDistance(a: string, b: string): number {

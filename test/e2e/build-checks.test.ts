@@ -115,3 +115,26 @@ Course.get('/a', [ArticleController, 'index']).addMiddleware('Middleware\\\\Auth
     expect(result.stderr).toContain('app/Middleware/Auth.ts:2:23: error E_LOAD: syntax error:');
   });
 });
+
+describe('a misspelt controller or middleware class names the near one', () => {
+  it.each([
+    [
+      `Course.get('/a/{id}', 'ArticleControler@show');`,
+      'routes.ts:2:8: error E_MODULE: no module for class App\\Components\\Controller\\ArticleControler (looked for app/Components/Controller/ArticleControler.ts)\n  hint: did you mean ArticleController? (app/Components/Controller/ArticleController.ts)\n',
+    ],
+    [
+      `Course.get('/a', 'ArticleController@index').addMiddleware('Middleware\\\\Auht:admin');`,
+      'routes.ts:2:45: error E_MODULE: no module for class App\\Middleware\\Auht (looked for app/Middleware/Auht.ts)\n  hint: did you mean Auth? (app/Middleware/Auth.ts)\n',
+    ],
+    [
+      `Course.get('/a', 'Unrelated@index');`,
+      'routes.ts:2:8: error E_MODULE: no module for class App\\Components\\Controller\\Unrelated (looked for app/Components/Controller/Unrelated.ts)\n  hint: check the class name and namespace, or `namespaces` in course.config.ts\n',
+    ],
+  ])('%s', async (routes, error) => {
+    const result = await build(`${routes}\n`, {
+      'app/Middleware/Auth.ts': `export class Auth {\n  handle() {}\n}\n`,
+    });
+    expect(result.code, result.stdout).toBe(1);
+    expect(result.stderr).toContain(error);
+  });
+});
