@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { Node } from './_ts-morph.js';
-import { classRefParts } from 'course-router/internal';
+import { classRefParts, nearest } from 'course-router/internal';
 import type { SourceLocation } from 'course-router/internal';
 import type { ResolvedConfig } from './config.js';
 import type { Diagnostics } from './errors.js';
@@ -43,14 +43,16 @@ export function findClass(
     const where = tried.length
       ? `looked for ${path.relative(config.root, tried[0]!)}`
       : `no namespace in the config maps "${fqn.split('\\')[0]}"`;
+    const near = tried.length ? nearestClass(tried[0]!, config) : undefined;
     diagnostics.error(
       'E_MODULE',
       `no module for class ${fqn} (${where})`,
       loc,
-      'check the class name and namespace, or `namespaces` in course.config.ts',
+      near ?? 'check the class name and namespace, or `namespaces` in course.config.ts',
     );
     return undefined;
   }
+  if (!parses(file, index, diagnostics)) return undefined;
   const name = fqn.slice(fqn.lastIndexOf('\\') + 1);
   const found = index.exportedClassIn(file, name);
   if (!found) {
@@ -62,6 +64,17 @@ export function findClass(
     );
   }
   return found;
+}
+
+/**
+ * Whether a class's module parses; an `E_LOAD` error at its first syntax error when not. The
+ * build reads a class's module without running it: a module that does not parse would answer
+ * for methods it does not have, or hide a route from the build.
+ */
+export function parses(file: string, index: SourceIndex, diagnostics: Diagnostics): boolean {
+  const problem = index.syntaxError(file);
+  if (problem) diagnostics.error('E_LOAD', `syntax error: ${problem.message}`, problem.loc);
+  return problem === undefined;
 }
 
 /** Whether the class has `method`; an `E_METHOD` error listing its methods when not. */
@@ -115,6 +128,7 @@ export function resolveReference(
     );
     return undefined;
   }
+  if (!parses(found.import.file, index, diagnostics)) return undefined;
   if (!checkMethod(found, method, site.loc, index, diagnostics)) return undefined;
   return { class: found.import, label: found.name, args: [] };
 }
@@ -122,6 +136,25 @@ export function resolveReference(
 // --- internal ---
 
 const filesByConfig = new WeakMap<ResolvedConfig, Map<string, ClassFile>>();
+
+/** `did you mean PostController? (…/PostController.ts)`: a module beside the one looked for. */
+function nearestClass(looked: string, config: ResolvedConfig): string | undefined {
+  let entries: string[];
+  try {
+    entries = readdirSync(path.dirname(looked));
+  } catch {
+    return undefined;
+  }
+  const modules = new Map<string, string>();
+  for (const entry of entries) {
+    const ext = EXTENSIONS.find((e) => !e.includes('/') && entry.endsWith(e));
+    if (ext) modules.set(entry.slice(0, -ext.length), entry);
+  }
+  const name = nearest(path.basename(looked, path.extname(looked)), [...modules.keys()]);
+  if (name === undefined) return undefined;
+  const file = path.relative(config.root, path.join(path.dirname(looked), modules.get(name)!));
+  return `did you mean ${name}? (${file.split(path.sep).join('/')})`;
+}
 
 function lookForClass(fqn: string, config: ResolvedConfig): ClassFile {
   const key = Object.keys(config.namespaces)

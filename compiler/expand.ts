@@ -1,11 +1,12 @@
 import { Node } from './_ts-morph.js';
 import type { ClassRef, RouteDefinition } from 'course-router/internal';
-import { findClass } from './classes.js';
+import { findClass, parses } from './classes.js';
 import type { ResolvedConfig } from './config.js';
 import type { Diagnostics } from './errors.js';
 import { groupChain } from './groups.js';
 import { namespaceOf } from './normalize.js';
 import type { FoundClass, SourceIndex } from './source-index.js';
+import { checkBuilderWhere } from './where-names.js';
 
 /** The seven resource routes (CONTRACT 5.5), in an order where `create` is not taken for an id. */
 const RESOURCE: readonly [action: string, verbs: string[], suffix: string][] = [
@@ -33,9 +34,13 @@ export function expandRoutes(
   diagnostics: Diagnostics,
 ): RouteDefinition[] {
   return definitions.flatMap((def) => {
-    if (def.kind === 'resource') return expandResource(def);
-    if (def.kind === 'controller') return expandController(def, config, index, diagnostics);
-    return [def];
+    if (def.kind === 'route') return [def];
+    const routes =
+      def.kind === 'resource'
+        ? expandResource(def)
+        : expandController(def, config, index, diagnostics);
+    checkBuilderWhere(def, routes, diagnostics);
+    return routes;
   });
 }
 
@@ -51,6 +56,7 @@ function expandResource(def: RouteDefinition): RouteDefinition[] {
     callback: { value: methodCallback(def.callback.value, action), loc: def.callback.loc },
     name: { value: base ? `${base}.${action}` : action, loc: def.name?.loc ?? def.loc },
     optionalMethod: true,
+    sharedWhere: true,
   }));
 }
 
@@ -86,6 +92,7 @@ function expandController(
         loc: def.callback.loc,
       },
       name: def.name ? { value: `${def.name.value}.${segment}`, loc: def.name.loc } : undefined,
+      sharedWhere: true,
     });
   }
   if (routes.length === 0) {
@@ -128,5 +135,5 @@ function controllerClass(
       'the controller must be an exported class imported by the route file',
       def.loc,
     );
-  return found;
+  return found && parses(found.import.file, index, diagnostics) ? found : undefined;
 }

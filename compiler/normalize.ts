@@ -174,8 +174,8 @@ function normalizeRoute(
       return undefined;
     }
   }
-  // A resource's where('id') is meant for the routes that have an id.
-  if (!def.optionalMethod) checkRouteWhere(def, url, params, domain, diagnostics);
+  // A resource's where('id') is meant for the routes that have an id: `checkBuilderWhere`.
+  if (!def.sharedWhere) checkRouteWhere(def, url, params, domain, diagnostics);
   return {
     verbs: def.verbs,
     url,

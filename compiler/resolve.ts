@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Node, type CallExpression, type Expression } from './_ts-morph.js';
 import { callbackParts } from 'course-router/internal';
 import type { Recording, SourceLocation } from 'course-router/internal';
-import { checkMethod, findClass, resolveReference } from './classes.js';
+import { checkMethod, findClass, parses, resolveReference } from './classes.js';
 import { closureDeps, locationOf } from './closures.js';
 import {
   checkHandlerParams,
@@ -291,6 +291,7 @@ function resolveTuple(
     return undefined;
   }
   const method = value[1];
+  if (!parses(found.import.file, index, diagnostics)) return undefined;
   if (!checkMethod(found, method, loc, index, diagnostics)) return undefined;
   return methodRef(found, method, `${found.name}@${method}`);
 }

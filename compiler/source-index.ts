@@ -118,6 +118,19 @@ export class SourceIndex {
     return undefined;
   }
 
+  /**
+   * The first syntax error of a file, as the TypeScript parser reports it when it reads the
+   * file (later ones mostly follow from it); none for a file that parses.
+   */
+  syntaxError(file: string): { loc: SourceLocation; message: string } | undefined {
+    const source = this.file(file);
+    const [first] = this.project.getProgram().getSyntacticDiagnostics(source);
+    if (!first) return undefined;
+    const { line, column } = source.getLineAndColumnAtPos(first.getStart() ?? 0);
+    const message = ts.flattenDiagnosticMessageText(first.compilerObject.messageText, ' ');
+    return { loc: { file: source.getFilePath(), line, column }, message };
+  }
+
   /** The instance method names of a class, inherited ones included. */
   methodsOf(found: FoundClass): string[] {
     return this.members(found, () => true);

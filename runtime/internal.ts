@@ -28,7 +28,7 @@ export { MAX_TARGET_LENGTH } from './http/dispatch.js';
 export { callbackParts, classRefParts } from './dsl/class-refs.js';
 export { beginRecording, endRecording } from './dsl/recorder.js';
 export { toList } from './dsl/register.js';
-export { suggestion } from './dsl/near.js';
+export { nearest, suggestion } from './dsl/near.js';
 export { MissingPackageError } from './packages.js';
 export type * from './index.js';
 export { provideVendored } from './packages.js';

@@ -86,6 +86,8 @@ export interface RouteDefinition {
   allowUnsafeRegex?: boolean;
   /** Set by the compiler on routes it expands from `resource()`: skipped, with a warning, when the method is missing. */
   optionalMethod?: boolean;
+  /** Set by the compiler on routes it expands from `resource()` or `controller()`, which share one `where()`. */
+  sharedWhere?: boolean;
 }
 
 /** Router-wide settings recorded from `Course.*` calls. */
