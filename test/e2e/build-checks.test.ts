@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { removeApp, runCli, writeApp } from '../_utils.js';
+import { cli } from '../_cli-session.js';
+import { removeApp, writeApp } from '../_utils.js';
 
 const HEAD = `import { Course } from 'course-router';\n`;
 const ARTICLES = `export class ArticleController {
@@ -22,7 +23,7 @@ afterEach(() => {
 async function build(routes: string, extra: Record<string, string> = {}) {
   const dir = writeApp({ 'routes.ts': HEAD + routes, [CONTROLLER_FILE]: ARTICLES, ...extra });
   apps.push(dir);
-  return runCli(['build', '--root', dir]);
+  return cli(['build', '--root', dir]);
 }
 
 describe("a multi-route builder's where() names a parameter of one of its routes", () => {
