@@ -5,7 +5,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // Most test files wait on a child process (the CLI, tsc, npm, a server) or on a socket: one
 // more worker than cores keeps every core busy while a file waits. The default (cores - 1) runs
 // the files one at a time on 2 cores.
-const workers = Math.max(2, os.availableParallelism()) + 1;
+const workers = Math.max(2, os.availableParallelism()) + 2;
 
 // The benchmarks' smoke run (test/bench.test.ts) is no test of the product and takes minutes:
 // `npm run bench:smoke` runs it, and CI with it.
