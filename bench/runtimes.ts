@@ -11,6 +11,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT } from './checkout.js';
 import { BODY, HONO, writeApp } from './runtimes-app.js';
+import { sched, shares } from './sched.js';
 import { benchDir } from './temp.js';
 
 const ROUNDS = Number(process.env['ROUNDS'] ?? 3);
@@ -48,23 +49,28 @@ for (const [runtime, { binary, args }] of Object.entries(RUNTIMES)) {
   const bin = path.join(ROOT, binary);
   if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`npm install\` (linux-x64)`);
   const version = await output(bin, ['--version']);
-  const figures: Record<string, { rps: number[]; cpu: number[] }> = {
-    course: { rps: [], cpu: [] },
-    hono: { rps: [], cpu: [] },
+  const figures: Record<string, { rps: number[]; cpu: number[]; idle: number[] }> = {
+    course: { rps: [], cpu: [], idle: [] },
+    hono: { rps: [], cpu: [], idle: [] },
   };
   for (let round = 0; round < ROUNDS; round++) {
     // Alternating which goes first, so neither always meets a warmer machine.
     const order = round % 2 === 0 ? ['course', 'hono'] : ['hono', 'course'];
     for (const kind of order) {
-      const { rps, cpu } = await measure(bin, [...args, kind]);
+      const { rps, cpu, idle } = await measure(bin, [...args, kind]);
       figures[kind]!.rps.push(rps);
       figures[kind]!.cpu.push(cpu);
+      figures[kind]!.idle.push(idle);
     }
   }
-  const course = { rps: median(figures['course']!.rps), cpu: median(figures['course']!.cpu) };
-  const hono = { rps: median(figures['hono']!.rps), cpu: median(figures['hono']!.cpu) };
+  const summary = (f: { rps: number[]; cpu: number[]; idle: number[] }) => ({
+    rps: median(f.rps),
+    cpu: median(f.cpu),
+    idle: `${Math.round(median(f.idle) * 100)}%`,
+  });
+  const [course, hono] = [summary(figures['course']!), summary(figures['hono']!)];
   rows.push(
-    `| ${runtime} ${/\d+\.\d+\.\d+/.exec(version)?.[0] ?? version} | ${Math.round(course.rps)} | ${Math.round(hono.rps)} | ${(course.rps / hono.rps).toFixed(2)}× | ${course.cpu.toFixed(1)} µs | ${hono.cpu.toFixed(1)} µs | ${(hono.cpu / course.cpu).toFixed(2)}× |`,
+    `| ${runtime} ${/\d+\.\d+\.\d+/.exec(version)?.[0] ?? version} | ${Math.round(course.rps)} | ${Math.round(hono.rps)} | ${(course.rps / hono.rps).toFixed(2)}× | ${course.cpu.toFixed(1)} µs | ${hono.cpu.toFixed(1)} µs | ${(hono.cpu / course.cpu).toFixed(2)}× | ${course.idle} | ${hono.idle} |`,
   );
   console.log(rows.at(-1));
 }
@@ -75,7 +81,8 @@ const section = `<!-- runtimes -->
 \`npm run bench:runtimes\`: \`POST /api/users\` with a 60-byte JSON body and a bearer token that
 a group middleware checks; the route reads the body and answers JSON. Course (\`app.fetch\`) and
 Hono on the same runtime's own server, 10 connections, ${ROUNDS} alternating rounds of ${SECONDS} s,
-medians (load average ${load} at the start). Server CPU per request from /proc; "Course / Hono" above 1 is Course ahead. A body with
+medians (load average ${load} at the start). Server CPU per request from /proc; "Course / Hono" above 1 is Course ahead. "Idle": the share of the run the server's JavaScript thread neither ran nor waited in the run
+queue for a core (\`bench/sched.ts\`); the rest of a core its process did not use was spent queued. A body with
 a declared length is read by the runtime (\`arrayBuffer()\`) and one timer watches every read
 (before: a stream reader, a timer and an abort listener per request, a fifth of Bun's time).
 What stays, measured in process (\`npx tsx bench/runtimes-fetch.ts\`, CPU per request): on Deno,
@@ -86,8 +93,8 @@ Hono's 18–30 µs. A \`Response\` carries the response's header record and leav
 to the runtime's server (each header past the first cost 2 µs on Bun, 4–9 µs on Deno), and a
 body of declared length is read without its stream (which Bun makes on \`request.body\`).
 
-| runtime | Course req/s | Hono req/s | Course / Hono (req/s) | Course CPU/req | Hono CPU/req | Course / Hono (CPU) |
-| --- | --- | --- | --- | --- | --- | --- |
+| runtime | Course req/s | Hono req/s | Course / Hono (req/s) | Course CPU/req | Hono CPU/req | Course / Hono (CPU) | Course idle | Hono idle |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
 <!-- /runtimes -->
 `;
@@ -105,7 +112,10 @@ rmSync(dir, { recursive: true, force: true });
 
 // --- internal ---
 
-async function measure(bin: string, args: string[]): Promise<{ rps: number; cpu: number }> {
+async function measure(
+  bin: string,
+  args: string[],
+): Promise<{ rps: number; cpu: number; idle: number }> {
   const port = await freePort();
   const child = spawn(bin, args, {
     cwd: dir,
@@ -127,14 +137,15 @@ async function measure(bin: string, args: string[]): Promise<{ rps: number; cpu:
       body: BODY,
     });
   await load(1); // warm-up
-  const before = cpuTime(child);
+  const [before, clocks] = [cpuTime(child), sched(child.pid!)];
   const result = await load(SECONDS);
   const cpu = cpuTime(child) - before;
+  const { idle } = shares(clocks, sched(child.pid!));
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${args.join(' ')}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   child.kill();
   await new Promise((resolve) => child.once('exit', resolve));
-  return { rps: result.requests.average, cpu: cpu / result.requests.total };
+  return { rps: result.requests.average, cpu: cpu / result.requests.total, idle };
 }
 
 /** The process's user and system CPU time, in µs (clock ticks of 10 ms). */

@@ -63,21 +63,31 @@ export interface RequestContext {
   readonly response: CourseResponse;
 }
 
+/**
+ * What the store holds: the request's context while it is served, `undefined` once it is
+ * answered (`dispatch`). Deno keeps each store alive until a full collection, and a whole
+ * request held that long made every young collection copy it (half a POST's CPU).
+ * @internal
+ */
+export interface Scope {
+  context: RequestContext | undefined;
+}
+
 // One store per process even when two copies of the runtime are loaded (a test runner's
 // module graph beside Node's), so helpers always see the request being served.
-const KEY = Symbol.for('course-router.context');
-const holder = globalThis as { [KEY]?: AsyncLocalStorage<RequestContext> };
+const KEY = Symbol.for('course-router.scope');
+const holder = globalThis as { [KEY]?: AsyncLocalStorage<Scope> };
 /** @internal */
-export const storage = (holder[KEY] ??= new AsyncLocalStorage<RequestContext>());
+export const storage = (holder[KEY] ??= new AsyncLocalStorage<Scope>());
 
 /** The context of the request being served, or `undefined` outside one. */
 export function currentContext(): RequestContext | undefined {
-  return storage.getStore();
+  return storage.getStore()?.context;
 }
 
 /** The context of the request being served; throws outside one. */
 export function requireContext(helper: string): RequestContext {
-  const context = storage.getStore();
+  const context = storage.getStore()?.context;
   if (!context) throw new Error(`course: ${helper}() is only available while a request is served`);
   return context;
 }

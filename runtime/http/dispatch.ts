@@ -1,5 +1,5 @@
 import { bounded, longSegment, TOO_LONG } from '../matching/bound.js';
-import { storage, type RequestContext, type StartOptions } from './context.js';
+import { storage, type RequestContext, type Scope, type StartOptions } from './context.js';
 import {
   HttpException,
   MethodNotAllowedHttpException,
@@ -41,7 +41,12 @@ export function dispatch(
   const response = new CourseResponse();
   if (options.bodyLimit !== undefined) request.bodyLimit = options.bodyLimit;
   const context: RequestContext = { table, options, request, response };
-  return storage.run(context, serve, context);
+  const scope: Scope = { context };
+  const outcome = storage.run(scope, serve, context);
+  const answered = () => (scope.context = undefined);
+  if (outcome instanceof Promise) outcome.then(answered, answered);
+  else answered();
+  return outcome;
 }
 
 /** The response for a request that never reached the router (a malformed target). */

@@ -39,6 +39,25 @@ describe('an app whose modules import no request helper', () => {
     });
     expect(errors).toEqual([]);
   });
+
+  it('lets the request go once it is answered: a helper called later finds none', async () => {
+    const later: string[] = [];
+    (globalThis as unknown as { hidden: () => unknown }).hidden = () => {
+      setTimeout(() => {
+        try {
+          later.push(request().path);
+        } catch (error) {
+          later.push((error as Error).message);
+        }
+      }, 20);
+      return request().path;
+    };
+    expect((await send(plain.served, 'GET', '/hidden')).body).toBe('/hidden');
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(later.length).toBeGreaterThan(0);
+    for (const message of later)
+      expect(message).toBe('course: request() is only available while a request is served');
+  });
 });
 
 const helped = servedApp({
