@@ -57,8 +57,8 @@ describe('README.md', () => {
       scripts: Record<string, string>;
     };
     expect(manifest.scripts).toMatchObject({
-      prepare: 'npm run build',
-      prestart: 'npm run build && course build',
+      prepare: 'tsx scripts/build-packages.ts',
+      prestart: 'tsx scripts/build-packages.ts && course build',
       start: 'tsx fixtures/app/server.ts',
       test: 'vitest run',
     });

@@ -1,6 +1,7 @@
-// `npm test` first builds the packages (its `pretest`), since the tests import their dist/.
-// A build whose sources, configuration and dependencies are those of the last build, and whose
-// output nothing touched since, is skipped: a test change waits for no compiler.
+// Builds the three packages for `npm install` (`prepare`), `npm start` and `npm test`, which
+// import their dist/. A build whose sources, configuration and dependencies are those of the
+// last build, and whose output nothing touched since, is skipped: `npm start` after
+// `npm install`, or a test change, waits for no compiler.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
