@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, rmdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { MissingPackageError } from 'course-router/internal';
+import { DATABASE_PACKAGES, MissingPackageError } from 'course-router/internal';
 
 /** The files and folders of an app's database layer that the generators write. */
 export interface DatabasePaths {
@@ -20,7 +20,7 @@ export function requireKnex(root: string, command: string): void {
   try {
     createRequire(path.join(root, 'package.json')).resolve('knex');
   } catch {
-    throw new MissingPackageError('knex', command, 'knex better-sqlite3');
+    throw new MissingPackageError('knex', command, DATABASE_PACKAGES);
   }
 }
 

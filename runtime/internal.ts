@@ -29,7 +29,7 @@ export { callbackParts, classRefParts } from './dsl/class-refs.js';
 export { beginRecording, endRecording } from './dsl/recorder.js';
 export { toList } from './dsl/register.js';
 export { nearest, suggestion } from './dsl/near.js';
-export { MissingPackageError } from './packages.js';
+export { DATABASE_PACKAGES, MissingPackageError } from './packages.js';
 export type * from './index.js';
 export { provideVendored } from './packages.js';
 // The table's encoding and the compiler's plumbing: what no app names.

@@ -44,6 +44,9 @@ export function requirePackage<T>(
   }
 }
 
+/** What a database app installs: Knex and the SQLite driver the generated configuration uses. */
+export const DATABASE_PACKAGES = 'knex better-sqlite3';
+
 /** A package a feature needs is not installed; the message names the install. */
 export class MissingPackageError extends Error {
   constructor(name: string, feature: string, install: string) {

@@ -1,6 +1,6 @@
 import type knex from 'knex';
 import type { Knex } from 'knex';
-import { packagePath, requirePackage } from '../packages.js';
+import { DATABASE_PACKAGES, packagePath, requirePackage } from '../packages.js';
 
 const connections = new WeakMap<Knex.Config, Knex>();
 
@@ -104,11 +104,9 @@ export abstract class Model {
 
 // --- internal ---
 
-const SQLITE = 'better-sqlite3';
-
 function open(config: Knex.Config): Knex {
   const make = requirePackage<typeof knex>('knex', 'course-router/db', {
-    install: `knex ${SQLITE}`,
+    install: DATABASE_PACKAGES,
   });
   requireDriver(make, config);
   const connection = make(config);
