@@ -80,7 +80,9 @@ for (const scenario of SCENARIOS.filter((s) => s.name.includes(only))) {
     if (functionName === '(idle)') idle += count;
     if (functionName === '(idle)' || count === 0) continue;
     const where = url ? `${path.basename(url)}:${lineNumber + 1}` : '';
-    const key = `${functionName || '(anonymous)'} ${where}`.trim();
+    const key = process.env.BY_FILE
+      ? path.basename(url) || functionName
+      : `${functionName || '(anonymous)'} ${where}`.trim();
     self.set(key, (self.get(key) ?? 0) + count);
   }
   const busy = total - idle;

@@ -113,15 +113,15 @@ export function input(
   ...methods: InputSource[]
 ): unknown {
   const request = requireContext('input').request;
-  const sources = {
-    get: queryOf(request),
-    post: request.parsed?.post ?? {},
-    file: request.parsed?.files ?? {},
-  };
-  if (index === undefined) return sources;
+  if (index === undefined)
+    return {
+      get: queryOf(request),
+      post: request.parsed?.post ?? {},
+      file: request.parsed?.files ?? {},
+    };
   let found: unknown;
-  for (const source of methods.length ? methods : (['get', 'post', 'file'] as const)) {
-    const bag = sources[source] as Record<string, unknown> | undefined;
+  for (const source of methods.length ? methods : SOURCES) {
+    const bag = sourceOf(request, source);
     if (!bag || !Object.hasOwn(bag, index) || blank(bag[index])) continue;
     found = bag[index];
     if (methods.length === 0) break;
@@ -176,6 +176,18 @@ export function queryOf(request: CourseRequest): Record<string, unknown> {
 }
 
 // --- internal ---
+
+const SOURCES: readonly InputSource[] = ['get', 'post', 'file'];
+
+/** The fields of one source: the query is parsed when first asked for. */
+function sourceOf(
+  request: CourseRequest,
+  source: InputSource,
+): Record<string, unknown> | undefined {
+  if (source === 'post') return request.parsed?.post;
+  if (source === 'file') return request.parsed?.files;
+  return source === 'get' ? queryOf(request) : undefined;
+}
 
 function blank(value: unknown): boolean {
   return (

@@ -100,7 +100,7 @@ export function afterRefused(req: IncomingMessage): boolean {
  * that stalls would otherwise hold the request, and its memory, for ever. The stream is then
  * cancelled.
  */
-export async function readFetchBody(
+export function readFetchBody(
   request: Request,
   limit: number,
   timeout = DEFAULT_REQUEST_TIMEOUT,
@@ -108,11 +108,18 @@ export async function readFetchBody(
   const declared = request.headers.get('content-length') ?? undefined;
   if (tooLarge(declared, limit)) {
     request.body?.cancel().catch(() => {});
-    throw payloadTooLarge();
+    return Promise.reject(payloadTooLarge());
   }
   // A declared length within the limit: the runtime reads it, and its framing holds the body to
   // it. `request.body` is not asked for: Bun makes a stream for it.
   if (declared !== undefined) return readDeclared(request, Number(declared), timeout);
+  return readStream(request, limit, timeout);
+}
+
+// --- internal ---
+
+/** A body of no declared length, read from its stream up to `limit` bytes. */
+async function readStream(request: Request, limit: number, timeout: number): Promise<Uint8Array> {
   if (!request.body) return new Uint8Array(0);
   const { signal } = request;
   if (signal.aborted) {
@@ -149,11 +156,8 @@ export async function readFetchBody(
     signal.removeEventListener('abort', aborted);
   }
   if (stopped) throw stopped;
-  if (declared !== undefined && size !== Number(declared)) throw incomplete();
   return Buffer.concat(chunks);
 }
-
-// --- internal ---
 
 /**
  * A body of `length` bytes (within the limit), read by the runtime (`arrayBuffer()`): its own

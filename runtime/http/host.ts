@@ -29,8 +29,15 @@ export function targetAuthority(target: string): string | undefined {
  * §3.2.2 names http(s) URLs only).
  */
 export function pathStart(target: string): number {
-  const match = ABSOLUTE.exec(target);
-  return match === null ? -1 : match[0].length;
+  // Read by hand: the regex (`ABSOLUTE`) was a tenth of a Fetch GET's own time on Bun.
+  const colon = schemeLength(target);
+  if (colon === -1 || target.charCodeAt(colon + 1) !== 47 || target.charCodeAt(colon + 2) !== 47)
+    return -1;
+  for (let i = colon + 3; i < target.length; i++) {
+    const code = target.charCodeAt(i);
+    if (code === 47 /* / */ || code === 63 /* ? */ || code === 35 /* # */) return i;
+  }
+  return target.length;
 }
 
 /** The host domain routes and `url()` compare: lower-case, without port or trailing dot. */
@@ -40,6 +47,19 @@ export function hostName(host: string): string {
 }
 
 // --- internal ---
+
+/** Where the `:` of an `http:` or `https:` scheme (any case) is; `-1` for any other. */
+function schemeLength(target: string): number {
+  if (
+    (target.charCodeAt(0) | 32) !== 104 /* h */ ||
+    (target.charCodeAt(1) | 32) !== 116 /* t */ ||
+    (target.charCodeAt(2) | 32) !== 116 /* t */ ||
+    (target.charCodeAt(3) | 32) !== 112 /* p */
+  )
+    return -1;
+  if (target.charCodeAt(4) === 58 /* : */) return 4;
+  return (target.charCodeAt(4) | 32) === 115 /* s */ && target.charCodeAt(5) === 58 ? 5 : -1;
+}
 
 const HOST =
   /^(?:[A-Za-z0-9_-]{1,63}(?:\.[A-Za-z0-9_-]{1,63})*\.?|\[[0-9A-Fa-f:.]+\])(?::(\d{0,5}))?$/;

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { pathStart } from '../../runtime/http/host.js';
 import { decodeParam, decodePath, normalizePath, queryOf } from '../../runtime/http/path.js';
 
 describe('normalizePath and queryOf', () => {
@@ -40,5 +42,46 @@ describe('decodePath and decodeParam', () => {
     expect(decodeParam('a%2Fb')).toBe('a/b');
     expect(decodeParam('a%252F')).toBe('a%2F');
     expect(decodeParam(undefined)).toBeUndefined();
+  });
+});
+
+describe('pathStart', () => {
+  // The rule as a regex: an http(s) scheme in any case, `//`, then an authority up to the first
+  // `/`, `?` or `#`.
+  const ABSOLUTE = /^https?:\/\/([^/?#]*)/i;
+  const expected = (target: string) => ABSOLUTE.exec(target)?.[0].length ?? -1;
+
+  it('finds where the path of an absolute-form target begins, as the URL rule says', () => {
+    expect(pathStart('http://a:80/b')).toBe(11);
+    expect(pathStart('http://a?q')).toBe(8);
+    expect(pathStart('HTTPS://a#f')).toBe(9);
+    expect(pathStart('https://a')).toBe(9);
+    for (const other of ['/a', 'ftp://a/b', 'http:/a', 'http//a', 'httpx://a', 'https:a', ''])
+      expect(pathStart(other), other).toBe(-1);
+  });
+
+  it('agrees with the regex on any text', () => {
+    const piece = fc.constantFrom(
+      'http',
+      'HTTP',
+      'hTtPs',
+      's',
+      ':',
+      '/',
+      '//',
+      '?',
+      '#',
+      'a',
+      '@',
+      '%2F',
+      '\\',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), (pieces) => {
+        const target = pieces.join('');
+        expect(pathStart(target)).toBe(expected(target));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -54,7 +54,8 @@ function respond(
   log: RequestLog | undefined,
   compress: Compressor | undefined,
 ): Response | Promise<Response> {
-  const head = native.method === 'HEAD';
+  const method = native.method;
+  const head = method === 'HEAD';
   // Each read of `Request.url` serialises the URL again.
   const url = native.url;
   // The router works on the path and query, as `node:http` gives them. Only an http(s) URL
@@ -69,7 +70,7 @@ function respond(
   const authority = url.slice(url.indexOf('//') + 2, start) || undefined;
   const headers = native.headers;
   const request = new CourseRequest(
-    native.method,
+    method,
     raw,
     // The path is resolved by `dispatch`.
     raw,
