@@ -129,18 +129,21 @@ export function input(
   return found === undefined ? defaultValue : found;
 }
 
-/** Parses the body by its content type: urlencoded, JSON or multipart; others give nothing. */
+/**
+ * Parses the body by its content type: urlencoded, JSON or multipart; others give nothing.
+ * The result is also the request's `parsed`.
+ */
 export async function parseBody(
   request: CourseRequest,
   multipartLimit: number,
 ): Promise<ParsedBody> {
   const type = (request.getHeader('content-type') ?? '').toLowerCase();
   if (type.startsWith('application/x-www-form-urlencoded')) {
-    return fields(parseFields(utf8(await request.body())));
+    return fields(request, parseFields(utf8(await request.body())));
   }
   if (/^application\/(?:[\w.+-]*\+)?json/.test(type)) {
     const text = utf8(await request.body());
-    if (text.trim() === '') return fields(Object.create(null) as Record<string, unknown>);
+    if (text.trim() === '') return fields(request, Object.create(null) as Record<string, unknown>);
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -148,6 +151,7 @@ export async function parseBody(
       throw new HttpException(400, 'Malformed JSON body');
     }
     return fields(
+      request,
       isObject(value)
         ? (nullPrototype(value, 0) as Record<string, unknown>)
         : { __proto__: null, value },
@@ -155,14 +159,18 @@ export async function parseBody(
   }
   if (type.startsWith('multipart/form-data')) {
     // The boundary is case-sensitive: busboy gets the header as sent.
-    return parseMultipart(request, request.getHeader('content-type')!, multipartLimit);
+    return (request.parsed = await parseMultipart(
+      request,
+      request.getHeader('content-type')!,
+      multipartLimit,
+    ));
   }
-  return fields(Object.create(null) as Record<string, unknown>);
+  return fields(request, Object.create(null) as Record<string, unknown>);
 }
 
-/** A parsed body of `post` fields and no files. */
-function fields(post: Record<string, unknown>): ParsedBody {
-  return { post, files: Object.create(null) as ParsedBody['files'] };
+/** The request's parsed body: `post` fields and no files. */
+function fields(request: CourseRequest, post: Record<string, unknown>): ParsedBody {
+  return (request.parsed = { post, files: Object.create(null) as ParsedBody['files'] });
 }
 
 /** The body's bytes as UTF-8 text, read in place. */

@@ -42,10 +42,9 @@ export function dispatch(
   if (options.bodyLimit !== undefined) request.bodyLimit = options.bodyLimit;
   const context: RequestContext = { table, options, request, response };
   const scope: Scope = { context };
-  const outcome = storage.run(scope, serve, context);
-  const answered = () => (scope.context = undefined);
-  if (outcome instanceof Promise) outcome.then(answered, answered);
-  else answered();
+  const outcome = storage.run(scope, serve, scope);
+  // A promise lets the context go itself, once it settles (`serve`).
+  if (!(outcome instanceof Promise)) scope.context = undefined;
   return outcome;
 }
 
@@ -67,8 +66,14 @@ export const MAX_PARAM_LENGTH = 1000;
 export const MAX_TARGET_LENGTH = 8 * 1024;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-function serve(context: RequestContext): Outcome | Promise<Outcome> {
+/** Serves the request of `scope`; a promise it returns empties the scope once it settles. */
+function serve(scope: Scope): Outcome | Promise<Outcome> {
+  const context = scope.context!;
   const { table, options, request } = context;
+  const answered = <T>(done: T): T => {
+    scope.context = undefined;
+    return done;
+  };
   const host = request.authority();
   if (badHost(request.getHeader('host'), host))
     return statusResponse(new HttpException(400, 'Bad Host header'), options, request);
@@ -83,7 +88,9 @@ function serve(context: RequestContext): Outcome | Promise<Outcome> {
     const path = normalizePath(request.target);
     if (path === undefined) return statusResponse(new HttpException(400), options, request);
     request.path = path;
-    return prepared(context);
+    return prepared(context).then(answered, (error: unknown) => {
+      throw answered(error);
+    });
   }
   const target = resolveTarget(table, request.method, request.target, hostOf(context));
   if (target === undefined) return statusResponse(new HttpException(400), options, request);
@@ -94,7 +101,13 @@ function serve(context: RequestContext): Outcome | Promise<Outcome> {
   } catch (error) {
     return fail(error, context, 0);
   }
-  return outcome instanceof Promise ? outcome.catch((error) => fail(error, context, 0)) : outcome;
+  if (!(outcome instanceof Promise)) return outcome;
+  // One promise on the way to the answer: the error path makes its own.
+  return outcome.then(answered, (error: unknown) =>
+    fail(error, context, 0).then(answered, (failure: unknown) => {
+      throw answered(failure);
+    }),
+  );
 }
 
 /** Serves a request that boot managers or `_method` spoofing see first. */

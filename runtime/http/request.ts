@@ -133,9 +133,8 @@ export class CourseRequest {
    * for requests with a body, so `input()` is synchronous.
    */
   loadInput(multipartLimit = DEFAULT_MULTIPART_LIMIT): Promise<ParsedBody> {
-    return (this.#input ??= parseBody(this, multipartLimit).then(
-      (parsed) => (this.parsed = parsed),
-    ));
+    // `parseBody` sets `parsed` itself: no promise of ours in between.
+    return (this.#input ??= parseBody(this, multipartLimit));
   }
 
   /**
