@@ -1,6 +1,7 @@
 import { bounded, longSegment, TOO_LONG } from '../matching/bound.js';
 import { storage, type RequestContext, type Scope, type StartOptions } from './context.js';
 import {
+  allowHeader,
   HttpException,
   MethodNotAllowedHttpException,
   NotFoundHttpException,
@@ -325,12 +326,9 @@ function handlersOf(context: RequestContext): NonNullable<MatchHit['route']['han
 
 /** The 404, or the 405 with `Allow`, that `statusResponse` makes of the router's exceptions. */
 function missing(allowed: readonly string[]): CourseResponse {
-  const fresh = new CourseResponse();
-  fresh.headers['content-type'] = 'text/plain; charset=utf-8';
-  fresh.status = allowed.length === 0 ? 404 : 405;
-  if (allowed.length > 0) fresh.headers['allow'] = allowed.join(', ');
-  fresh.body = statusText(fresh.status);
-  return fresh;
+  return allowed.length === 0
+    ? plainAnswer(404, statusText(404))
+    : plainAnswer(405, statusText(405), allowHeader(allowed));
 }
 
 /** The host routes are matched on: the request's, when a route depends on it. */
@@ -343,21 +341,32 @@ function statusResponse(
   options: StartOptions,
   request: CourseRequest | undefined,
 ): CourseResponse {
-  const fresh = new CourseResponse();
-  fresh.headers['content-type'] = 'text/plain; charset=utf-8';
   // An exception with a status no final response can have (`101`, `600`) is a server error.
   if (error instanceof HttpException && finalStatus(error.status)) {
-    fresh.status = error.status;
-    for (const [name, value] of Object.entries(error.headers)) fresh.headers[name] = value;
     // A 5xx message is for the log, as any other server error's (CONTRACT 5.6).
     const server = error.status >= 500;
     if (server && request) (options.onError ?? logFailure)(error, request);
-    fresh.body = ((!server || options.debug) && error.message) || statusText(error.status);
-    return fresh;
+    const body = ((!server || options.debug) && error.message) || statusText(error.status);
+    return plainAnswer(error.status, body, error.headers);
   }
   if (request) (options.onError ?? logFailure)(error, request);
-  fresh.status = 500;
-  fresh.body = options.debug && error instanceof Error ? String(error.stack) : statusText(500);
+  return plainAnswer(
+    500,
+    options.debug && error instanceof Error ? String(error.stack) : statusText(500),
+  );
+}
+
+/** A plain-text answer of the router's own. */
+function plainAnswer(
+  status: number,
+  body: string,
+  headers: Readonly<Record<string, string>> = {},
+): CourseResponse {
+  const fresh = new CourseResponse();
+  fresh.headers['content-type'] = 'text/plain; charset=utf-8';
+  for (const name of Object.keys(headers)) fresh.headers[name] = headers[name]!;
+  fresh.status = status;
+  fresh.body = body;
   return fresh;
 }
 

@@ -34,10 +34,15 @@ export class MethodNotAllowedHttpException extends HttpException {
   readonly allowed: readonly string[];
 
   constructor(allowed: readonly string[]) {
-    super(405, 'Method Not Allowed', { allow: allowed.join(', ') });
+    super(405, 'Method Not Allowed', allowHeader(allowed));
     this.name = 'MethodNotAllowedHttpException';
     this.allowed = allowed;
   }
+}
+
+/** The headers of a 405 for a path that `allowed` methods take. */
+export function allowHeader(allowed: readonly string[]): Record<string, string> {
+  return { allow: allowed.join(', ') };
 }
 
 /** The short reason phrase for a status, used as the body of error responses. */
