@@ -4,6 +4,7 @@ import path from 'node:path';
 import { serve as serveFetch } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Course } from 'course-router';
+import { rawExchange } from '../_child.js';
 import { startServer, type Running } from '../_install.js';
 import { deployFile } from '../_readme.js';
 import { freePort, startRedis } from '../_redis.js';
@@ -39,9 +40,16 @@ afterAll(async () => {
   if (dir) removeApp(dir);
 });
 
+const ports: Record<string, Promise<number>> = {};
+
 /** Starts `start` once and sends it the requests; every test of a runtime shares the result. */
 function transcript(name: string, start: () => Promise<number>) {
-  return (transcripts[name] ??= start().then(exchange));
+  return (transcripts[name] ??= started(name, start).then(exchange));
+}
+
+/** The port of the server `start` starts, once per file. */
+function started(name: string, start: () => Promise<number>): Promise<number> {
+  return (ports[name] ??= start());
 }
 
 async function onNodeHttp(): Promise<number> {
@@ -145,6 +153,102 @@ describe('one app, five servers, the same answers', () => {
         status: 501,
         body: 'course: passHash()/passVerify() (bcrypt on a worker thread) is not available on Cloudflare Workers: hash passwords in a service on Node, Bun or Deno, or with Web Crypto (PBKDF2) in the Worker',
       });
+    },
+    60_000,
+  );
+});
+
+describe("hostile bytes over raw sockets, on each runtime's server", () => {
+  const POST = `POST /api/echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n`;
+  const CASES: Record<string, { pieces: string[]; abortAfter?: number }> = {
+    'Content-Length and Transfer-Encoding': {
+      pieces: [`${POST}Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`],
+    },
+    'two Content-Lengths': {
+      pieces: [`${POST}Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}`],
+    },
+    'a broken chunk size': {
+      pieces: [`${POST}Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`],
+    },
+    'a body cut short': {
+      pieces: [`${POST}Content-Length: 100\r\n\r\n{"name":`, 'x'],
+      abortAfter: 1,
+    },
+    'a 200 KB header': {
+      pieces: [`GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(200_000)}\r\n\r\n`],
+    },
+    'NUL in a header': {
+      pieces: [`GET / HTTP/1.1\r\nHost: localhost\r\nX-A: a\0b\r\nConnection: close\r\n\r\n`],
+    },
+    'a folded header': {
+      pieces: [`GET / HTTP/1.1\r\nHost: localhost\r\nX-A: a\r\n b\r\nConnection: close\r\n\r\n`],
+    },
+    'TLS bytes': { pieces: ['\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n'] },
+    'a method that is no token': {
+      pieces: [`G@T / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`],
+    },
+    'a malformed Host': {
+      pieces: [`GET / HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n`],
+    },
+    'JSON nested 100,000 deep': {
+      pieces: [
+        `${POST}Content-Length: 200000\r\nConnection: close\r\n\r\n${'['.repeat(100_000)}${']'.repeat(100_000)}`,
+      ],
+    },
+    'JSON cut short': {
+      pieces: [`${POST}Content-Length: 5\r\nConnection: close\r\n\r\n{"a":`],
+    },
+    'a body declared over the limit': {
+      pieces: [`${POST}Content-Length: 2000000\r\nConnection: close\r\n\r\n`],
+    },
+  };
+  // What each server answers (0: it closed the connection without an answer). Where they differ,
+  // it is the runtime's own HTTP parser that answers, before the app sees a request.
+  const EXPECTED: Record<string, number> = {
+    'Content-Length and Transfer-Encoding': 400,
+    'two Content-Lengths': 400,
+    'a broken chunk size': 400,
+    'a body cut short': 0,
+    'a 200 KB header': 431,
+    'NUL in a header': 400,
+    'a folded header': 400,
+    'TLS bytes': 400,
+    'a method that is no token': 400,
+    'a malformed Host': 400,
+    'JSON nested 100,000 deep': 400,
+    'JSON cut short': 400,
+    'a body declared over the limit': 413,
+  };
+  const RUNTIME_PARSERS: Record<string, Record<string, number>> = {
+    // Deno's parser closes on a broken chunk and answers an oversized head with a 400.
+    deno: { 'a broken chunk size': 0, 'a 200 KB header': 400 },
+  };
+
+  it.each([
+    ['node:http', 'node:http', onNodeHttp],
+    ['Bun (Bun.serve)', 'bun', () => spawned(runtimeBinary('bun'), ['bun.ts'])],
+    [
+      'Deno (Deno.serve)',
+      'deno',
+      () =>
+        spawned(runtimeBinary('deno'), [
+          'run',
+          '--allow-net',
+          '--allow-env',
+          '--allow-read',
+          'deno.ts',
+        ]),
+    ],
+  ] as const)(
+    '%s refuses each with a 4xx or a closed connection, and serves on',
+    async (_, name, start) => {
+      const port = await started(name, start);
+      const seen: Record<string, number> = {};
+      for (const [label, { pieces, abortAfter }] of Object.entries(CASES))
+        seen[label] = (await rawExchange(port, pieces, { abortAfter, wait: 3000 })).status;
+      expect(seen).toEqual({ ...EXPECTED, ...RUNTIME_PARSERS[name] });
+      const home = await rawExchange(port, ['GET / HTTP/1.1\r\nHost: localhost\r\n\r\n']);
+      expect(home.status).toBe(200);
     },
     60_000,
   );
