@@ -70,6 +70,17 @@ export function emitMatcher(
   const verbs = [
     ...new Set(routes.flatMap((r) => [...r.verbs, ...(r.verbs.includes('GET') ? ['HEAD'] : [])])),
   ].sort();
+  // A smaller app's dynamic routes are code: each verb of theirs is looked for as a request's,
+  // a few calls of that code instead of testing every route.
+  const dynamicVerbs = [
+    ...new Set(tested.flatMap((t) => [...t.verbs, ...(t.verbs.includes('GET') ? ['HEAD'] : [])])),
+  ].sort();
+  const dynamicAllowed =
+    tested.length === 0
+      ? '[]'
+      : inline
+        ? `${JSON.stringify(dynamicVerbs)}.filter((verb) => $n0(verb, path, host) !== undefined)`
+        : 'allowedIn($tree, $tests, path, host)';
   const staticVerbs = useTree
     ? `$verbs.filter((verb) => matchStatic(verb, path) != null)`
     : '$static.verbs(path) ?? []';
@@ -128,7 +139,7 @@ ${useTree ? `// Every verb of the app, for \`allowed\`.\nconst $verbs = ${JSON.s
 /** The verbs of the routes whose URL matches (for \`405\` and \`Allow\`). */
 function allowed(path: string, host: string): string[] {
   const verbs = ${staticVerbs};
-  return verbs.length > 0 ? verbs : ${tested.length === 0 ? '[]' : `allowedIn(${inline ? 'undefined' : '$tree'}, $tests, path, host)`};
+  return verbs.length > 0 ? verbs : ${dynamicAllowed};
 }`),
     ...[...nodes.functions, ...nodes.tables, ...dynamic.functions].map((text) =>
       fits(text) ? printed(text) : code(text),
