@@ -18,7 +18,7 @@ import { logError } from '../log.js';
 import { requestLog, type RequestLog } from '../request-log.js';
 import { compressor, type Compressor } from '../../features/compress.js';
 import { withoutFragment } from '../path.js';
-import { CourseRequest } from '../request.js';
+import { CourseRequest, type RequestSource } from '../request.js';
 import type { CourseResponse } from '../response.js';
 import type { RouteTable } from '../../types.js';
 
@@ -68,20 +68,12 @@ function respond(
   // A runtime builds the URL from Host, or from an absolute-form target (which wins over Host,
   // RFC 9112 §3.2.2): the URL's host is the one routes see, whatever Host says.
   const authority = url.slice(url.indexOf('//') + 2, start) || undefined;
-  const headers = native.headers;
   const request = new CourseRequest(
     method,
     raw,
     // The path is resolved by `dispatch`.
     raw,
-    {
-      // A Fetch runtime may leave Host out of the headers; the URL always has it.
-      header: (name) => headers.get(name) ?? (name === 'host' ? authority : undefined),
-      body: (limit) => readFetchBody(native, limit, options.requestTimeout),
-      remoteAddress: info?.remoteAddress,
-      tls: url.startsWith('https:'),
-      authority,
-    },
+    new FetchSource(native, authority, info?.remoteAddress, options.requestTimeout),
     native,
   );
   if (log !== undefined || compress !== undefined) {
@@ -96,6 +88,35 @@ function respond(
   return outcome instanceof Promise
     ? outcome.then((done) => toResponse(done, head))
     : toResponse(outcome, head);
+}
+
+/** Headers, body and peer of a Fetch `Request`. */
+class FetchSource implements RequestSource {
+  readonly #native: Request;
+  readonly #timeout: number | undefined;
+
+  constructor(
+    native: Request,
+    readonly authority: string | undefined,
+    readonly remoteAddress: string | undefined,
+    timeout: number | undefined,
+  ) {
+    this.#native = native;
+    this.#timeout = timeout;
+  }
+
+  get tls(): boolean {
+    return this.#native.url.startsWith('https:');
+  }
+
+  header(name: string): string | undefined {
+    // A Fetch runtime may leave Host out of the headers; the URL always has it.
+    return this.#native.headers.get(name) ?? (name === 'host' ? this.authority : undefined);
+  }
+
+  body(limit: number): Promise<Uint8Array> {
+    return readFetchBody(this.#native, limit, this.#timeout);
+  }
 }
 
 /** The response of `outcome`, written to the request log once it is made. */
