@@ -173,10 +173,17 @@ function sendFetchResponse(response: Response, res: ServerResponse, head: boolea
   }
   // A stream that errors, or a client that leaves, ends both sides: the connection is cut and
   // the body's stream cancelled, so its source stops producing. Only the first is a failure.
-  pipeline(Readable.fromWeb(response.body as WebStream<Uint8Array>), res, (error) => {
+  const source = Readable.fromWeb(response.body as WebStream<Uint8Array>);
+  pipeline(source, res, (error) => {
     if (!error) return;
     if ((error as { code?: unknown }).code !== 'ERR_STREAM_PREMATURE_CLOSE')
       streamFailed(res, error);
     res.destroy();
+  });
+  // An answer queued behind another gets no `close` when its connection goes (a client that
+  // sent several requests and left): its request's `close`, with the connection gone, stops the
+  // source, which would otherwise hold its file open for good.
+  res.req.once('close', () => {
+    if (!res.writableFinished && res.req.socket.destroyed) source.destroy();
   });
 }
