@@ -17,11 +17,14 @@ export const DEFAULT_MAX_ENTRIES = 10_000;
 
 /**
  * The default store: one process's memory, at most `maxEntries` entries. When a new entry
- * finds the store full, expired entries go first, then the one used longest ago (a limited
- * client that keeps calling counts as used, so it stays). Evicting a live entry forgets it: a
- * limited client whose entry goes is let through again, a remembered value is no longer a
- * repeat. To reset a client that way an attacker must make `maxEntries` other clients call in
- * the meantime; with that many identities it could already spread its calls over them.
+ * finds the store full, expired entries go first; then, of the `EVICTION_SCAN` entries used
+ * longest ago, the one that weighs least: an entry of one call (or a remembered value) before a
+ * counter of more, and a counter before a key over its limit, the oldest first among equals.
+ * Evicting a live entry forgets it: a limited key whose entry goes is let through again, a
+ * remembered value is no longer a repeat. A client calling with new keys (other accounts, other
+ * values) makes entries of one call each, which go before the counters it would want reset: to
+ * reset a limited key it must make `EVICTION_SCAN` keys over their limits the oldest entries,
+ * and a counter of `n` calls, `maxEntries` counters of `n` calls or more.
  */
 export class MemoryStore implements Store {
   readonly #entries = new Map<string, Entry>();
@@ -49,10 +52,12 @@ export class MemoryStore implements Store {
     const found = this.#entries.get(name);
     const live = found !== undefined && found.until > now ? found : undefined;
     if (live && live.count >= limit) {
+      live.limited = true; // kept over the others when room is made
       this.#write(name, live, now); // used: the last to be evicted, but its window stays
       return Promise.resolve(true);
     }
-    this.#write(name, { count: (live?.count ?? 0) + 1, until: now + seconds * 1000 }, now);
+    const count = (live?.count ?? 0) + 1;
+    this.#write(name, { count, limited: count >= limit, until: now + seconds * 1000 }, now);
     return Promise.resolve(false);
   }
 
@@ -62,7 +67,7 @@ export class MemoryStore implements Store {
     const entry = this.#entries.get(name);
     const hash = digest(value);
     if (entry && entry.until > now && entry.digest === hash) return Promise.resolve(true);
-    this.#write(name, { count: 0, digest: hash, until: now + seconds * 1000 }, now);
+    this.#write(name, { count: 1, limited: false, digest: hash, until: now + seconds * 1000 }, now);
     return Promise.resolve(false);
   }
 
@@ -79,9 +84,19 @@ export class MemoryStore implements Store {
     // A sweep visits every entry: while the store stays full it runs at most once per tenth
     // of `maxEntries` writes, so a flood of new clients costs a few steps per call.
     if (this.#writes - this.#sweptAt >= this.#max / 10) this.#sweep(now);
-    if (this.#entries.size >= this.#max) {
-      this.#entries.delete(this.#entries.keys().next().value!);
+    if (this.#entries.size < this.#max) return;
+    let lightest: string | undefined;
+    let least = Infinity;
+    let seen = 0;
+    for (const [name, entry] of this.#entries) {
+      const weight = entry.limited ? Infinity : entry.count;
+      if (weight < least || lightest === undefined) {
+        [lightest, least] = [name, weight];
+        if (weight <= 1) break; // nothing weighs less
+      }
+      if (++seen === EVICTION_SCAN) break;
     }
+    this.#entries.delete(lightest!);
   }
 
   #sweep(now: number): void {
@@ -94,9 +109,14 @@ export class MemoryStore implements Store {
 
 // Below the cap, expired entries are also swept once this many writes have happened.
 const SWEEP_EVERY = 10_000;
+// How many of the entries used longest ago room is made among.
+const EVICTION_SCAN = 32;
 
 interface Entry {
+  /** Calls counted (1 for a remembered value). */
   count: number;
+  /** Whether the key was over its limit when last called. */
+  limited: boolean;
   until: number;
   /** SHA-256 of the remembered value, never the value. */
   digest?: string;

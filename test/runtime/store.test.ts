@@ -92,13 +92,35 @@ describe('memory store', () => {
     for (let i = 0; i < 99; i++) await store.limit(`a-${i}`, 5, 60);
     expect(store.size).toBe(100);
     expect(await store.limit('limited', 1, 60)).toBe(true); // the expired ones went, not it
-    // A limited client that keeps calling stays: the 99 others are older.
-    for (let i = 0; i < 99; i++) await store.limit(`b-${i}`, 5, 60);
-    expect(await store.limit('limited', 1, 60)).toBe(true);
-    // One that stops calling goes once 100 other clients have called: it is let through again.
-    for (let i = 0; i < 100; i++) await store.limit(`c-${i}`, 5, 60);
+    // Among entries of one call each, the one used longest ago goes.
+    for (let i = 0; i < 50; i++) await store.limit(`b-${i}`, 5, 60);
+    expect(await store.limit('a-1', 1, 60)).toBe(false); // gone, so counted afresh
     expect(store.size).toBe(100);
-    expect(await store.limit('limited', 1, 60)).toBe(false);
+  });
+
+  it('keeps a key over its limit, and a counter, through a flood of new keys from its client', async () => {
+    // The attack: `login:<victim>` is limited; the same client then calls with thousands of
+    // other keys to push it out, and tries the victim's password again.
+    const store = new MemoryStore({ maxEntries: 100 });
+    for (let i = 0; i < 3; i++) await store.limit('login:victim', 3, 60);
+    expect(await store.limit('login:victim', 3, 60)).toBe(true);
+    await store.limit('login:other', 3, 60);
+    await store.limit('login:other', 3, 60); // two calls: one left
+    for (let i = 0; i < 10_000; i++) await store.limit(`login:flood-${i}`, 3, 60);
+    expect(store.size).toBe(100);
+    expect(await store.limit('login:victim', 3, 60)).toBe(true);
+    expect(await store.limit('login:other', 3, 60)).toBe(false);
+    expect(await store.limit('login:other', 3, 60)).toBe(true);
+  });
+
+  it('stays bounded when every entry is over its limit: the oldest goes', async () => {
+    const store = new MemoryStore({ maxEntries: 40 });
+    for (let i = 0; i < 41; i++) {
+      await store.limit(`k-${i}`, 1, 60);
+      expect(await store.limit(`k-${i}`, 1, 60)).toBe(true);
+    }
+    expect(store.size).toBe(40);
+    expect(await store.limit('k-0', 1, 60)).toBe(false);
   });
 
   it(`200,000 distinct clients: it stays at ${DEFAULT_MAX_ENTRIES} entries, and the heap bounded`, async () => {
