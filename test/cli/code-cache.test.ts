@@ -73,8 +73,8 @@ describe('the code cache of course build', () => {
       removeApp(twin);
     }
     const written = entries(cache());
-    // ts-morph, its TypeScript (typescript.js), and prettier's standalone build with the
-    // TypeScript (typescript.js again) and estree plugins; modules under 100 KB are not cached.
+    // ts-morph, the TypeScript it bundles (typescript.js), and prettier's TypeScript and estree
+    // plugins; modules under 100 KB (prettier's standalone build among them) are not cached.
     expect(
       [...written.keys()].map((name) => name.replace(/-[0-9a-f]{16}\.bin$/, '')).sort(),
     ).toEqual(['estree.js', 'ts-morph-common.js', 'ts-morph.js', 'typescript.js', 'typescript.js']);
