@@ -1,12 +1,13 @@
 /**
  * ts-morph, required rather than imported: it is CommonJS, and importing it from an ES module
  * has Node's loader scan its whole bundle for export names on every build (about 130 ms of a
- * cold build's start). Types come from the package as usual.
+ * cold build's start). It and the TypeScript it bundles load with the code cache. Types come
+ * from the package as usual.
  */
-import { createRequire } from 'node:module';
 import type * as TsMorph from 'ts-morph';
+import { requireCached } from './code-cache.js';
 
-const tsMorph = createRequire(import.meta.url)('ts-morph') as typeof TsMorph;
+const tsMorph = requireCached('ts-morph', import.meta.url) as typeof TsMorph;
 
 export const { Node, Project, SyntaxKind, ts } = tsMorph;
 export type Node = TsMorph.Node;

@@ -4,9 +4,10 @@ import { removeApp, ROOT, runCli, writeApp } from '../_utils.js';
 
 // The commands that neither build nor read route files load no compiler: TypeScript (through
 // ts-morph) takes most of a second to load, which `--version`, `--help`, `init` and the
-// generators would otherwise pay. Node's module debug log names every CommonJS file loaded.
+// generators would otherwise pay. Node's module debug log names every CommonJS file loaded
+// (prettier's `plugins/typescript.js`, which the generators format with, is not TypeScript).
 const DEBUG = { NODE_DEBUG: 'module' };
-const loadsTypeScript = (log: string) => /ts-morph|typescript\.js/.test(log);
+const loadsTypeScript = (log: string) => /ts-morph|typescript\/lib\/typescript\.js/.test(log);
 const apps: string[] = [];
 afterAll(() => apps.forEach(removeApp));
 

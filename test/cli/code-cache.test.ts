@@ -1,0 +1,172 @@
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cacheCandidates } from '../../compiler/dist/code-cache-file.js';
+import { removeApp, ROOT, runCli, writeApp } from '../_utils.js';
+
+const ROUTES = `import { Course } from 'course-router';
+Course.get('/user/{id}', (id: string) => ({ id })).where('id', '[0-9]+').name('user.show');
+Course.post('/posts', () => 'made').name('posts.store');
+`;
+
+// Each build runs the real CLI with its cache in a folder of its own (`COURSE_CACHE_DIR`), so
+// what a test does to the cache meets no other test's builds.
+let app: string;
+let scratch: string;
+
+/** Builds the app (or `dir`) afresh, its generated module removed first; returns the module. */
+async function build(env: NodeJS.ProcessEnv, dir = app): Promise<string> {
+  rmSync(path.join(dir, 'generated'), { recursive: true, force: true });
+  const result = await runCli(['build', '--root', dir, '--quiet'], ROOT, env);
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  return readFileSync(path.join(dir, 'generated/routes.gen.ts'), 'utf8');
+}
+
+/** The cache's files in `folder`, by name, with a digest of their bytes. */
+function entries(folder: string): Map<string, string> {
+  if (!existsSync(folder)) return new Map();
+  const digest = (name: string) =>
+    createHash('sha1')
+      .update(readFileSync(path.join(folder, name)))
+      .digest('hex');
+  return new Map(
+    readdirSync(folder)
+      .sort()
+      .map((name) => [name, digest(name)]),
+  );
+}
+
+beforeAll(() => {
+  app = writeApp({ 'routes.ts': ROUTES });
+  scratch = path.join(app, 'scratch');
+  mkdirSync(scratch);
+});
+afterAll(() => removeApp(app));
+
+describe('the code cache of course build', () => {
+  const cache = () => path.join(scratch, 'cache');
+  let cold: string;
+
+  it('cold builds write the cache; a warm build uses it and writes the same module', async () => {
+    // Two at once, as the test run's workers do: each writes every entry, and renames it.
+    const twin = writeApp({ 'routes.ts': ROUTES });
+    try {
+      const builds = [
+        build({ COURSE_CACHE_DIR: cache() }),
+        build({ COURSE_CACHE_DIR: cache() }, twin),
+      ];
+      [cold] = (await Promise.all(builds)) as [string, string];
+      expect(await builds[1]).toBe(cold);
+    } finally {
+      removeApp(twin);
+    }
+    const written = entries(cache());
+    // ts-morph, the TypeScript it bundles (typescript.js), and prettier's TypeScript and estree
+    // plugins; modules under 100 KB (prettier's standalone build among them) are not cached.
+    expect(
+      [...written.keys()].map((name) => name.replace(/-[0-9a-f]{16}\.bin$/, '')).sort(),
+    ).toEqual(['estree.js', 'ts-morph-common.js', 'ts-morph.js', 'typescript.js', 'typescript.js']);
+    const mtimes = [...written.keys()].map((name) => statSync(path.join(cache(), name)).mtimeMs);
+
+    expect(await build({ COURSE_CACHE_DIR: cache() })).toBe(cold);
+    // V8 took every entry: none was written again.
+    expect(entries(cache())).toEqual(written);
+    expect([...written.keys()].map((name) => statSync(path.join(cache(), name)).mtimeMs)).toEqual(
+      mtimes,
+    );
+    expect(readdirSync(cache()).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('garbage, truncated and altered entries build the same module and are written anew', async () => {
+    const good = entries(cache());
+    const header = (name: string) => readFileSync(path.join(cache(), name)).subarray(0, 40);
+    const headers = new Map([...good.keys()].map((name) => [name, header(name)]));
+    [...good.keys()].forEach((name, i) => {
+      const bytes = readFileSync(path.join(cache(), name));
+      if (i % 3 === 0) bytes.fill(0x5a); // garbage of the same length
+      if (i % 3 === 1) bytes.writeUInt8(bytes.at(-1)! ^ 1, bytes.length - 1); // a bit of V8's data
+      writeFileSync(path.join(cache(), name), i % 3 === 2 ? bytes.subarray(0, 1000) : bytes);
+    });
+    const spoilt = entries(cache());
+
+    expect(await build({ COURSE_CACHE_DIR: cache() })).toBe(cold);
+    const repaired = entries(cache());
+    expect([...repaired.keys()]).toEqual([...good.keys()]);
+    for (const name of repaired.keys()) {
+      expect(repaired.get(name), `${name} is written anew`).not.toBe(spoilt.get(name));
+      expect(header(name).equals(headers.get(name)!), `${name} is for the same module`).toBe(true);
+    }
+    // The repaired entries are taken as they are.
+    expect(await build({ COURSE_CACHE_DIR: cache() })).toBe(cold);
+    expect(entries(cache())).toEqual(repaired);
+  });
+
+  it('a cache folder that cannot be written falls back to the temporary folder, then to none', async () => {
+    const blocked = path.join(scratch, 'a-file');
+    writeFileSync(blocked, 'not a folder');
+    const temp = path.join(scratch, 'tmp');
+    mkdirSync(temp);
+    const env = { COURSE_CACHE_DIR: path.join(blocked, 'cache'), TMPDIR: temp };
+    expect(await build(env)).toBe(cold);
+    const fallback = path.join(temp, `course-cache-${process.getuid?.() ?? 'user'}`);
+    expect(entries(fallback).size).toBeGreaterThan(0);
+
+    rmSync(fallback, { recursive: true });
+    writeFileSync(fallback, 'not a folder either');
+    expect(await build(env)).toBe(cold);
+    expect(statSync(fallback).isFile()).toBe(true);
+    expect(readdirSync(temp).filter((name) => name.startsWith('course-'))).toEqual([
+      path.basename(fallback),
+    ]);
+  });
+
+  it('a folder other users may write is never used: code read from it would run as the build', async () => {
+    const shared = path.join(scratch, 'shared');
+    mkdirSync(shared);
+    chmodSync(shared, 0o777);
+    expect(await build({ COURSE_CACHE_DIR: shared, TMPDIR: shared })).toBe(cold);
+    // Neither the named folder nor, inside the same shared folder, the temporary one.
+    const fallback = path.join(shared, `course-cache-${process.getuid?.() ?? 'user'}`);
+    expect(readdirSync(shared).filter((name) => name.endsWith('.bin'))).toEqual([]);
+    expect(readdirSync(fallback).length).toBeGreaterThan(0);
+    chmodSync(fallback, 0o777);
+    rmSync(path.join(fallback, readdirSync(fallback)[0]!));
+    const left = entries(fallback);
+    expect(await build({ COURSE_CACHE_DIR: shared, TMPDIR: shared })).toBe(cold);
+    expect(entries(fallback)).toEqual(left);
+  });
+
+  it('COURSE_NO_CACHE=1 builds the same module and writes no cache', async () => {
+    const none = path.join(scratch, 'none');
+    expect(await build({ COURSE_CACHE_DIR: none, COURSE_NO_CACHE: '1' })).toBe(cold);
+    expect(existsSync(none)).toBe(false);
+  });
+
+  it('lives in node_modules/.cache/course beside the packages, else in the temporary folder', () => {
+    const env = process.env['COURSE_CACHE_DIR'];
+    delete process.env['COURSE_CACHE_DIR'];
+    try {
+      const typescript = path.join(ROOT, 'node_modules/ts-morph/dist/ts-morph.js');
+      const temp = path.join(os.tmpdir(), `course-cache-${process.getuid?.() ?? 'user'}`);
+      expect(cacheCandidates(typescript)).toEqual([
+        path.join(ROOT, 'node_modules/.cache/course'),
+        temp,
+      ]);
+      expect(cacheCandidates('/elsewhere/ts-morph.js')).toEqual([temp]);
+    } finally {
+      if (env !== undefined) process.env['COURSE_CACHE_DIR'] = env;
+    }
+  });
+});
