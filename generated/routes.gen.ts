@@ -8,7 +8,6 @@
 
 import {
   absentAt,
-  allowedIn,
   buildUrl,
   charRun,
   defineRoutes,
@@ -181,7 +180,11 @@ const $verbs = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT'];
 /** The verbs of the routes whose URL matches (for `405` and `Allow`). */
 function allowed(path: string, host: string): string[] {
   const verbs = $verbs.filter((verb) => matchStatic(verb, path) != null);
-  return verbs.length > 0 ? verbs : allowedIn(undefined, $tests, path, host);
+  return verbs.length > 0
+    ? verbs
+    : ['DELETE', 'GET', 'HEAD', 'PATCH', 'PUT'].filter(
+        (verb) => $n0(verb, path, host) !== undefined,
+      );
 }
 
 /** Paths that are no static path. */
