@@ -1,10 +1,13 @@
 import regexpTree from 'regexp-tree';
 import type { AstRegExp } from 'regexp-tree/ast';
 import type { RegexLike } from 'course-router';
+import { withoutCase } from './caseless.js';
 
 /**
  * A user regex made safe to embed in a route regex, or why it cannot be. `caseless`: it was
- * given with the `i` flag; it runs with `iu`, and `u` otherwise (CONTRACT 5.1).
+ * given with the flags `iu`; it runs with `iu`, and `u` otherwise (CONTRACT 5.1). One given with
+ * `i` and no `u` is rewritten to match under `u` alone what it matches with its `i` (`withoutCase`):
+ * `u` would fold more (`/[a-z]/i` does not match U+017F or U+212A, `/[a-z]/iu` does).
  */
 export type EmbeddedRegex =
   { ok: true; source: string; caseless: boolean } | { ok: false; reason: string; hint: string };
@@ -85,11 +88,9 @@ export function embedRegex(regex: RegexLike): EmbeddedRegex {
       hint: '',
     };
   }
-  return {
-    ok: true,
-    source: generated,
-    caseless: typeof regex !== 'string' && regex.flags.includes('i'),
-  };
+  const flags = typeof regex === 'string' ? '' : regex.flags;
+  if (flags === 'i') return { ok: true, source: withoutCase(generated, false), caseless: false };
+  return { ok: true, source: generated, caseless: flags.includes('i') };
 }
 
 /** Escapes `text` for a literal match inside a regex. */

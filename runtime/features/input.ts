@@ -259,10 +259,14 @@ async function parseMultipart(
       return;
     }
     // A part with no name, or an empty one, is no field: dropped, as PHP drops it.
-    parser.on('field', (name: string | undefined, value, info) => {
+    parser.on('field', (name: string | undefined, value: string | undefined, info) => {
       if (!name) return;
       if (info.nameTruncated || info.valueTruncated)
         reject(new HttpException(413, 'Multipart field too large'));
+      // A part in a charset `TextDecoder` does not know gives no value (busboy as patched in
+      // patches/): a 400, never the text "undefined".
+      if (value === undefined)
+        return reject(new HttpException(400, 'Multipart field in an unknown charset'));
       fields.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
     });
     parser.on('file', (name: string | undefined, stream, info) => {

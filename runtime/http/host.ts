@@ -78,6 +78,16 @@ function validHost(host: string): boolean {
   const port = match[1];
   const name = port === undefined ? host.length : host.length - port.length - 1;
   if (name > MAX_NAME || (port !== undefined && Number(port) > MAX_PORT)) return false;
+  if (host.charCodeAt(0) === 91 /* [ */ && !ipv6(host.slice(0, host.indexOf(']') + 1)))
+    return false;
   lastValid = host;
   return true;
+}
+
+/**
+ * Whether `literal` (`[…]`, hex digits, `:` and `.` only, as `HOST` has it) is an IPv6 address:
+ * the WHATWG URL parser, which every runtime has, refuses `[:::]`, nine groups or two `::`.
+ */
+function ipv6(literal: string): boolean {
+  return URL.canParse(`http://${literal}/`);
 }

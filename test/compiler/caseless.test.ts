@@ -31,6 +31,34 @@ describe('withoutCase: an i parameter for a route regex that has no i', () => {
     }
   });
 
+  it('without u, matches under u exactly what the regex matches under i, every BMP code point', () => {
+    const units = Array.from({ length: 0x10000 }, (_, c) => String.fromCharCode(c));
+    for (const source of [
+      '[a-z]',
+      '[^a-z]',
+      '[^k]',
+      '\\w',
+      '[^\\W]',
+      'k|s',
+      '\u212a|\u017f',
+      '[à-ÿ]',
+      'ß|\u1e9e',
+      'σ|ı|İ',
+      'ǅ',
+      '\\bab\\b',
+    ]) {
+      const original = new RegExp(`^(?:${source})$`, 'i');
+      const rewritten = new RegExp(`^(?:${withoutCase(source, false)})$`, 'u');
+      const samples = [...units, 'ab', 'AB', 'ſK', 'A-b c'];
+      const differ = samples.filter((s) => original.test(s) !== rewritten.test(s));
+      expect(differ, source).toEqual([]);
+    }
+    // Outside the BMP a code point is one character, as under u, and has no case without u.
+    const deseret = new RegExp(`^(?:${withoutCase('\u{10400}', false)})$`, 'u');
+    expect([deseret.test('\u{10400}'), deseret.test('\u{10428}')]).toEqual([true, false]);
+    expect(withoutCase('[a-z]{3}', false)).toBe('[A-Za-z]{3}');
+  });
+
   it('leaves what case does not change as written', () => {
     expect(withoutCase('[0-9]+')).toBe('[0-9]+');
     expect(withoutCase('\\d{4}-\\d{2}')).toBe('\\d{4}-\\d{2}');

@@ -67,6 +67,43 @@ describe('the Host rule (both adapters)', () => {
     expect((await get('/who', '[::1]')).body).toBe('no domain');
   });
 
+  it('brackets holding no IPv6 address are a 400: Host (socket and Fetch) and absolute-form', async () => {
+    const valid = ['[::1]', '[::]:80', '[1:2:3:4:5:6:7:8]', '[fe80::1]:'];
+    const malformed = [
+      '[:::]',
+      '[1:2:3:4:5:6:7:8:9]',
+      '[1::2::3]',
+      '[12345::]',
+      '[::1.2.3]',
+      '[1:2:3:4:5:6:7]',
+      '[.]',
+      '[::1',
+      '[v1.x]',
+    ];
+    // Each malformed host right after a valid one: the last valid host is remembered, not more.
+    for (const [index, host] of malformed.entries()) {
+      const before = valid[index % valid.length]!;
+      expect((await get('/host', before)).status, before).toBe(200);
+      expect((await get('/host', host)).status, host).toBe(400);
+      const line = (target: string, header: string) =>
+        rawAnswer(
+          app.served.base,
+          `GET ${target} HTTP/1.1\r\nHost: ${header}\r\nConnection: close\r\n\r\n`,
+        );
+      expect((await line('/host', host)).status, host).toBe(400);
+      expect((await line(`http://${host}/host`, 'localhost')).status, host).toBe(400);
+      expect(await line(`http://${before}/host`, 'localhost'), before).toMatchObject({
+        status: 200,
+      });
+    }
+    // The Fetch runtime's URL writes it `[::ffff:102:304]`: over a socket only.
+    const mapped = 'GET /host HTTP/1.1\r\nHost: [::FFFF:1.2.3.4]\r\nConnection: close\r\n\r\n';
+    expect(await rawAnswer(app.served.base, mapped)).toEqual({
+      status: 200,
+      body: '[::ffff:1.2.3.4]',
+    });
+  });
+
   it('a malformed Host is a 400', async () => {
     for (const host of ['a b', 'evil.example/x', 'a@b', '.example.com', 'a..b', 'x:123456', '[zz]'])
       expect((await get('/host', host)).status, host).toBe(400);

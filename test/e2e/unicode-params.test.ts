@@ -8,8 +8,10 @@ Course.get('/test/{slug}', (slug: string) => slug).where('slug', '[\\\\w\\\\p{L}
 Course.get('/testr/{slug}', (slug: string) => slug).where('slug', /[\\w\\p{L}\\s-]+/u);
 Course.get('/code/{c}', (c: string) => c).where('c', /[a-f0-9]+/i);
 Course.get('/latin/{v}', (v: string) => v).where('v', '[a-z]+');
-Course.get('/fold/{v}', (v: string) => v).where('v', /[a-z]+/i);
-Course.get('/word/{v}', (v: string) => v).where('v', /\\w+/i);
+Course.get('/fold/{v}', (v: string) => v).where('v', /[a-z]+/iu);
+Course.get('/word/{v}', (v: string) => v).where('v', /\\w+/iu);
+Course.get('/foldi/{v}', (v: string) => v).where('v', /[a-z]+/i);
+Course.get('/wordi/{v}', (v: string) => v).where('v', /\\w+/i);
 Course.get('/file/{name}.{ext}', (name: string, ext: string) => name + '|' + ext)
   .where({ name: '[a-z]+', ext: /jpe?g|png/i });
 `;
@@ -46,7 +48,7 @@ describe('parameter regexes have Unicode semantics (both adapters, code and walk
     }
   });
 
-  it('with i and u, [a-z] and \\w take U+017F and U+212A, which fold to s and k', async () => {
+  it('with i and u, [a-z] and \\w take U+017F and U+212A, which fold to s and k; with i alone not', async () => {
     for (const { label, served } of apps) {
       expect((await send(served, 'GET', '/fold/%C5%BF')).body, label).toBe('\u017f');
       expect((await send(served, 'GET', '/fold/%E2%84%AA')).body, label).toBe('\u212a');
@@ -54,6 +56,13 @@ describe('parameter regexes have Unicode semantics (both adapters, code and walk
       expect((await send(served, 'GET', '/word/x%C5%BF%E2%84%AA')).body, label).toBe(
         'x\u017f\u212a',
       );
+      // With i and no u, they fold as JavaScript folds them: /^[a-z]+$/i.test('ſ') is false.
+      for (const value of ['%C5%BF', '%E2%84%AA', 'x%C5%BF']) {
+        expect((await send(served, 'GET', `/foldi/${value}`)).status, label).toBe(404);
+        expect((await send(served, 'GET', `/wordi/${value}`)).status, label).toBe(404);
+      }
+      expect((await send(served, 'GET', '/foldi/aBc')).body, label).toBe('aBc');
+      expect((await send(served, 'GET', '/wordi/aB_9')).body, label).toBe('aB_9');
       // Without i, the class is ASCII.
       expect((await send(served, 'GET', '/latin/%C5%BF')).status, label).toBe(404);
       expect((await send(served, 'GET', '/latin/ABC')).status, label).toBe(404);
@@ -65,9 +74,11 @@ describe('parameter regexes have Unicode semantics (both adapters, code and walk
     // [a-f0-9] with i stays ASCII: read by a table of its characters, both cases.
     expect(code).toContain("charRun('0123456789ABCDEFabcdef')");
     expect(code).not.toContain('[a-f0-9]');
-    // [a-z] and \w with i are not ASCII runs: their regex runs, with its flags.
+    // [a-z] and \w with iu are not ASCII runs: their regex runs, with its flags.
     expect(code).toContain('/^(?:[a-z]+)$/iu');
     expect(code).toContain('/^(?:\\w+)$/iu');
+    // With i alone, [a-z] is [A-Za-z]: an ASCII run.
+    expect(code).toContain("charRun('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz')");
     // In the route regex, only the i parameter is case-insensitive.
     expect(code).toMatch(/\(\[a-z\]\+\)\\\.\(\[Jj\]\[Pp\]\[Ee\]\?\[Gg\]\|\[Pp\]\[Nn\]\[Gg\]\)/);
   });

@@ -41,6 +41,28 @@ export const VALUES: Case[] = [
     ],
   },
   {
+    // `/^[a-z]{3}$/i.test('ſſſ')` is false; with `iu`, U+017F folds to s and U+212A to k.
+    name: 'regexes: i folds case as JavaScript does without u, iu as with it',
+    app: 'main',
+    routes: {
+      code: String.raw`get('/r/code/{c}').where('c', /[a-z]{3}/i)`,
+      codeu: String.raw`get('/r/codeu/{c}').where('c', /[a-z]{3}/iu)`,
+      notk: String.raw`get('/r/notk/{c}/x').where('c', /[^k]+/i)`,
+    },
+    requests: [
+      hit('GET /r/code/AbC', 'code', 'AbC'),
+      miss('GET /r/code/%C5%BF%C5%BF%C5%BF'),
+      miss('GET /r/code/%E2%84%AAab'),
+      miss('GET /r/code/%C3%A9ab'),
+      hit('GET /r/codeu/AbC', 'codeu', 'AbC'),
+      hit('GET /r/codeu/%C5%BF%C5%BF%C5%BF', 'codeu', 'ſſſ'),
+      hit('GET /r/codeu/%E2%84%AAab', 'codeu', '\u212Aab'),
+      hit('GET /r/notk/ab%E2%84%AA/x', 'notk', 'ab\u212A'),
+      miss('GET /r/notk/aK/x'),
+      miss('GET /r/notk/ak/x'),
+    ],
+  },
+  {
     name: 'percent-decoding: once, after the structure; %2F never splits a parameter',
     app: 'main',
     routes: {
