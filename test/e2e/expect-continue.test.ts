@@ -42,7 +42,7 @@ interface Exchange {
 /**
  * Writes `head` and sends `body` once `100 Continue` comes (or at once with `eager`), then
  * `after` (the next request on the connection); resolves once the server closes the connection,
- * or 3 s after its last byte.
+ * or 6 s after its last byte.
  */
 function exchange(
   port: number,
@@ -72,7 +72,7 @@ function exchange(
     };
     const wait = () => {
       clearTimeout(timer);
-      timer = setTimeout(() => finish(false), 3000);
+      timer = setTimeout(() => finish(false), 6000);
     };
     const sendBody = () => {
       if (sent) return;
