@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { createFetchHandler, type FetchInfo } from './adapters/fetch.js';
 import { createNodeHandler } from './adapters/node.js';
+import { continueListener } from './continue.js';
 import type { StartOptions } from './dispatch.js';
 import { checkOptions } from './options.js';
 import type { RouteTable } from '../types.js';
@@ -31,6 +32,13 @@ export interface CourseApp {
     req: IncomingMessage | Http2ServerRequest,
     res: ServerResponse | Http2ServerResponse,
   ) => void;
+  /**
+   * The `checkContinue` listener of a `node:http` server of your own that serves `handler`
+   * (`server.on('checkContinue', app.checkContinue)`): a client that sends
+   * `Expect: 100-continue` is told to send its body only when the router reads it, and a request
+   * refused before (CSRF, a limit, a 404) gets its answer alone. `listen()` adds it itself.
+   */
+  readonly checkContinue: (req: IncomingMessage, res: ServerResponse) => void;
   /** Starts a `node:http` server (port `PORT` or 3000, host 127.0.0.1 by default). */
   readonly listen: (port?: number, host?: string) => Promise<Server>;
   /**
@@ -50,6 +58,7 @@ export function startApp(table: RouteTable | undefined, options: StartOptions = 
     );
   }
   const handler = createNodeHandler(routes, options);
+  const checkContinue = continueListener(handler);
   const closers: ((grace?: number) => Promise<void>)[] = [];
   const fetch = createFetchHandler(routes, options);
   return {
@@ -58,6 +67,7 @@ export function startApp(table: RouteTable | undefined, options: StartOptions = 
     request: (path, init) => fetch(new Request(new URL(path, TEST_ORIGIN), init)),
     // HTTP/2's compatibility objects offer what the adapter reads of `node:http`'s.
     handler: handler as CourseApp['handler'],
+    checkContinue,
     listen: (port = Number(process.env['PORT'] ?? 3000), host = '127.0.0.1') =>
       new Promise((resolve, reject) => {
         // Slow or endless request heads and bodies are cut off (slowloris); heads are at most
@@ -73,6 +83,7 @@ export function startApp(table: RouteTable | undefined, options: StartOptions = 
           },
           handler,
         );
+        server.on('checkContinue', checkContinue);
         closers.push(gracefulClose(server));
         server.once('error', reject);
         server.listen(port, host, () => resolve(server));

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { HttpException } from './errors.js';
+import { sendContinue } from './continue.js';
 import { unwatch, watch } from './watchdog.js';
 
 /** Default limit of a request body read by the router (forms, JSON): 1 MiB. */
@@ -14,7 +15,8 @@ const DRAIN_MS = 2000;
 const DRAINING = new WeakSet<object>();
 
 /**
- * Reads a `node:http` body up to `limit` bytes; one that breaks off (the client went, the chunked
+ * Reads a `node:http` body up to `limit` bytes (writing the `100 Continue` a client awaits as
+ * it starts, `sendContinue`); one that breaks off (the client went, the chunked
  * framing broke, a timeout) is a 400. Over the limit, a 413 at once that closes the connection:
  * the body is left paused, unread, and the adapter drops its rest (`dropRest`).
  */
@@ -42,6 +44,8 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8
     // Once settled (the common case: `close` follows `end`), nothing is made.
     const broken = () => settled || settle(incomplete());
     if (Number(req.headers['content-length'] ?? 0) > limit) return settle(payloadTooLarge());
+    // A client waiting for `100 Continue` is told to send the body now, and only now.
+    sendContinue(req);
     req.on('data', onData);
     req.once('end', () => settle());
     // The listener stays: an error after the body was settled has nowhere else to go.

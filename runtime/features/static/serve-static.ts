@@ -186,8 +186,13 @@ async function send(
     response.body = await readWhole(file, start, length);
     return response;
   }
-  if (request.method === 'HEAD') await file.handle.close();
-  const body = request.method === 'HEAD' ? null : await streamOf(file, start, end);
+  let body: ReadableStream<Uint8Array>;
+  if (request.method === 'HEAD') {
+    await file.handle.close();
+    // A stand-in for the file's body, never read: the compressor plans the GET's headers from it
+    // (Content-Encoding, Vary), and the adapters cancel it unsent.
+    body = new ReadableStream<Uint8Array>();
+  } else body = await streamOf(file, start, end);
   return new Response(body, { status: response.status, headers: { ...headers } });
 }
 

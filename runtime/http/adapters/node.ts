@@ -9,6 +9,7 @@ import {
   type StartOptions,
 } from '../dispatch.js';
 import { afterRefused, dropRest, readNodeBody } from '../body.js';
+import { refuseContinue } from '../continue.js';
 import { finalHeaders, isFraming, NULL_BODY_STATUS } from './_common.js';
 import { logError } from '../log.js';
 import { requestLog, streamFailed } from '../request-log.js';
@@ -144,10 +145,11 @@ function failed(error: unknown, res: ServerResponse, head: boolean): void {
 function send(outcome: Outcome, res: ServerResponse, head: boolean): void {
   // A body the router stopped reading (over its limit) is not drained for the next request:
   // the answer says `Connection: close`, whatever handler wrote it, and the connection ends
-  // once the rest is dropped.
-  if (res.req.readableFlowing === false && !res.req.complete) {
+  // once the rest is dropped. So for a body refused before the `100 Continue` its client awaits.
+  const req = res.req;
+  if (!req.complete && (req.readableFlowing === false || refuseContinue(req))) {
     res.shouldKeepAlive = false;
-    dropRest(res.req);
+    dropRest(req);
   }
   if (outcome instanceof Response) return sendFetchResponse(outcome, res, head);
   const body = outcome.body;
