@@ -1,5 +1,6 @@
-// `npx tsx bench/fetch-ab.ts <rev> [bun|deno] [post|get] [batches]`: the Fetch adapter of the code
-// at a git revision (A) and of the working tree (B), each serving the `bench:runtimes` app, in one
+// `npx tsx bench/fetch-ab.ts <rev|hono> [bun|deno] [post|get] [batches]`: the Fetch adapter of the
+// code at a git revision (A; or Hono's `app.fetch` on the same routes, for `hono`) and of the
+// working tree (B), each serving the `bench:runtimes` app, in one
 // process of the runtime, batches of 2,000 `app.fetch(new Request(...))` alternating between
 // them (the body of each response read): CPU per request of each, and B/A as the median of the
 // batches' ratios. The process is then run again with the two sides swapped, and the ratio given
@@ -10,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { checkout, linkModules, ROOT } from './checkout.js';
-import { writeApp } from './runtimes-app.js';
+import { HONO, writeApp } from './runtimes-app.js';
 import { benchDir } from './temp.js';
 
 const [rev, runtime = 'bun', scenario = 'post', batches = '30'] = process.argv.slice(2);
@@ -23,10 +24,13 @@ const command = COMMANDS[runtime];
 if (!command) throw new Error(`runtime: bun or deno, not ${runtime}`);
 
 // Loads the app of each folder (`argv`: first, second), then times them batch by batch.
-const LOOP = `const [scenario, batches, first, second] = (globalThis as any).Deno
+const LOOP = `import { Hono } from 'hono';
+${HONO}
+const [scenario, batches, first, second] = (globalThis as any).Deno
   ? (globalThis as any).Deno.args
   : process.argv.slice(2);
 const load = async (dir: string) => {
+  if (dir === 'hono') return (request: Request): Promise<Response> => Promise.resolve(hono.fetch(request));
   const { Course } = await import(dir + '/node_modules/course-router/dist/index.js');
   const app = Course.start((await import(dir + '/generated/routes.gen.ts')).default);
   return (request: Request): Promise<Response> => app.fetch(request);
@@ -67,29 +71,34 @@ interface Run {
 }
 
 const worktree = path.join(os.tmpdir(), `course-fetch-ab-${process.pid}`);
-execFileSync('git', ['worktree', 'add', '--detach', '-f', worktree, rev], {
-  cwd: ROOT,
-  stdio: 'ignore',
-});
+const hono = rev === 'hono';
+if (!hono)
+  execFileSync('git', ['worktree', 'add', '--detach', '-f', worktree, rev], {
+    cwd: ROOT,
+    stdio: 'ignore',
+  });
 try {
-  const old = checkout(worktree);
-  linkModules(old);
-  old.compile();
   const [a, b] = [benchDir('fetch-ab-old'), benchDir('fetch-ab-new')];
-  await writeApp(a, { 'loop.ts': LOOP }, path.join(worktree, 'runtime'));
-  await writeApp(b, {}, path.join(ROOT, 'runtime'));
+  if (!hono) {
+    const old = checkout(worktree);
+    linkModules(old);
+    old.compile();
+    await writeApp(a, { 'loop.ts': LOOP }, path.join(worktree, 'runtime'));
+    await writeApp(b, {}, path.join(ROOT, 'runtime'));
+  } else await writeApp(b, { 'loop.ts': LOOP }, path.join(ROOT, 'runtime'));
+  const sideA = hono ? 'hono' : a;
   const run = (first: string, second: string): Run =>
     JSON.parse(
       execFileSync(
         command[0]!,
         [...command.slice(1), 'loop.ts', scenario, batches, first, second],
         {
-          cwd: a,
+          cwd: hono ? b : a,
         },
       ).toString(),
     ) as Run;
-  const forward = run(a, b);
-  const backward = run(b, a);
+  const forward = run(sideA, b);
+  const backward = run(b, sideA);
   const ratio = Math.sqrt(forward.ratio / backward.ratio);
   const us = (x: number) => `${x.toFixed(2)} µs`;
   console.log(
@@ -98,5 +107,9 @@ try {
       `(B second: ${forward.ratio.toFixed(3)}; A second: ${backward.ratio.toFixed(3)})`,
   );
 } finally {
-  execFileSync('git', ['worktree', 'remove', '--force', worktree], { cwd: ROOT, stdio: 'ignore' });
+  if (!hono)
+    execFileSync('git', ['worktree', 'remove', '--force', worktree], {
+      cwd: ROOT,
+      stdio: 'ignore',
+    });
 }

@@ -85,13 +85,18 @@ medians (load average ${load} at the start). Server CPU per request from /proc; 
 queue for a core (\`bench/sched.ts\`); the rest of a core its process did not use was spent queued. A body with
 a declared length is read by the runtime (\`arrayBuffer()\`) and one timer watches every read
 (before: a stream reader, a timer and an abort listener per request, a fifth of Bun's time).
-What stays, measured in process (\`npx tsx bench/runtimes-fetch.ts\`, CPU per request): on Deno,
-\`AsyncLocalStorage\` (node compat), which \`request()\` needs in any async code, is 40% of a GET
-through \`app.fetch\` (24.4 µs, 14.4 µs with a plain variable in its place; Hono 14–18 µs), though
-a bare \`run()\` costs 1 µs and an \`await\` under it 0.1 µs there; the POST is 46–80 µs against
-Hono's 18–30 µs. A \`Response\` carries the response's header record and leaves \`Content-Length\`
-to the runtime's server (each header past the first cost 2 µs on Bun, 4–9 µs on Deno), and a
-body of declared length is read without its stream (which Bun makes on \`request.body\`).
+What stays. In one process on each runtime, after the whole run of the JIT (\`npx tsx
+bench/fetch-ab.ts hono <runtime> <post|get>\`: 60,000 requests a side): the POST costs Course
+11.2 µs and Hono 7.8 µs on Bun, 30.7 and 16.5 µs on Deno; the GET 4.5 and 4.1 µs, 14.8 and 11.4 µs.
+On Deno's server, a CPU profile over the inspector (\`Profiler\` of the DevTools protocol) of the
+POST: \`AsyncLocalStorage.run\`, which \`request()\` and the helpers need in any async code a route
+starts, is about a tenth (4.9 of 52 µs profiled; the server's CPU 47–58 µs a request with a plain
+variable in its place, 53–69 µs with it), and the rest is spread over the router's own steps —
+the body read (\`arrayBuffer()\` and its watchdog), its parse and the removal of prototypes, the
+Host check, the request and response records, the \`Response\` — none over a tenth. A \`Response\`
+carries the response's header record and leaves \`Content-Length\` to the runtime's server (each
+header past the first cost 2 µs on Bun, 4–9 µs on Deno), and a body of declared length is read
+without its stream (which Bun makes on \`request.body\`).
 
 | runtime | Course req/s | Hono req/s | Course / Hono (req/s) | Course CPU/req | Hono CPU/req | Course / Hono (CPU) | Course idle | Hono idle |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- |
