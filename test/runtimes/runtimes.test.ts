@@ -83,6 +83,20 @@ async function spawned(command: string, args: string[], env = process.env): Prom
   return port;
 }
 
+function onBun(): Promise<number> {
+  return spawned(runtimeBinary('bun'), ['bun.ts']);
+}
+
+function onDeno(): Promise<number> {
+  return spawned(runtimeBinary('deno'), [
+    'run',
+    '--allow-net',
+    '--allow-env',
+    '--allow-read',
+    'deno.ts',
+  ]);
+}
+
 async function onWorkerd(): Promise<number> {
   const { port, stop } = await serveOnWorkerd(dir);
   stops.push(stop);
@@ -125,19 +139,8 @@ describe('one app, five servers, the same answers', () => {
 
   it.each([
     ['the Fetch adapter on Node', 'node-fetch', onNodeFetch],
-    ['Bun (Bun.serve)', 'bun', () => spawned(runtimeBinary('bun'), ['bun.ts'])],
-    [
-      'Deno (Deno.serve, no --sloppy-imports)',
-      'deno',
-      () =>
-        spawned(runtimeBinary('deno'), [
-          'run',
-          '--allow-net',
-          '--allow-env',
-          '--allow-read',
-          'deno.ts',
-        ]),
-    ],
+    ['Bun (Bun.serve)', 'bun', onBun],
+    ['Deno (Deno.serve, no --sloppy-imports)', 'deno', onDeno],
     ['Cloudflare Workers (wrangler bundle, workerd)', 'workerd', onWorkerd],
   ] as const)(
     '%s answers as node:http does',
@@ -226,19 +229,8 @@ describe("hostile bytes over raw sockets, on each runtime's server", () => {
 
   it.each([
     ['node:http', 'node:http', onNodeHttp],
-    ['Bun (Bun.serve)', 'bun', () => spawned(runtimeBinary('bun'), ['bun.ts'])],
-    [
-      'Deno (Deno.serve)',
-      'deno',
-      () =>
-        spawned(runtimeBinary('deno'), [
-          'run',
-          '--allow-net',
-          '--allow-env',
-          '--allow-read',
-          'deno.ts',
-        ]),
-    ],
+    ['Bun (Bun.serve)', 'bun', onBun],
+    ['Deno (Deno.serve)', 'deno', onDeno],
   ] as const)(
     '%s refuses each with a 4xx or a closed connection, and serves on',
     async (_, name, start) => {
