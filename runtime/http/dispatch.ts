@@ -71,10 +71,6 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 function serve(scope: Scope): Outcome | Promise<Outcome> {
   const context = scope.context!;
   const { table, options, request } = context;
-  const answered = <T>(done: T): T => {
-    scope.context = undefined;
-    return done;
-  };
   const host = request.authority();
   if (badHost(request.getHeader('host'), host))
     return statusResponse(new HttpException(400, 'Bad Host header'), options, request);
@@ -89,9 +85,7 @@ function serve(scope: Scope): Outcome | Promise<Outcome> {
     const path = normalizePath(request.target);
     if (path === undefined) return statusResponse(new HttpException(400), options, request);
     request.path = path;
-    return prepared(context).then(answered, (error: unknown) => {
-      throw answered(error);
-    });
+    return released(scope, prepared(context));
   }
   const target = resolveTarget(table, request.method, request.target, hostOf(context));
   if (target === undefined) return statusResponse(new HttpException(400), options, request);
@@ -100,14 +94,31 @@ function serve(scope: Scope): Outcome | Promise<Outcome> {
   try {
     outcome = route(context, 0, target);
   } catch (error) {
-    return fail(error, context, 0);
+    return released(scope, fail(error, context, 0));
   }
   if (!(outcome instanceof Promise)) return outcome;
-  // One promise on the way to the answer: the error path makes its own.
-  return outcome.then(answered, (error: unknown) =>
-    fail(error, context, 0).then(answered, (failure: unknown) => {
-      throw answered(failure);
-    }),
+  return released(scope, outcome, (error) => fail(error, context, 0));
+}
+
+/**
+ * `outcome`, the scope emptied once it settles; its error goes to `failed` first, when given.
+ * One promise on the way to the answer: the error path makes its own.
+ */
+function released(
+  scope: Scope,
+  outcome: Promise<Outcome>,
+  failed?: (error: unknown) => Promise<Outcome>,
+): Promise<Outcome> {
+  const answered = <T>(done: T): T => {
+    scope.context = undefined;
+    return done;
+  };
+  const thrown = (error: unknown): never => {
+    throw answered(error);
+  };
+  return outcome.then(
+    answered,
+    failed === undefined ? thrown : (error: unknown) => failed(error).then(answered, thrown),
   );
 }
 

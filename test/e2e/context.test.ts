@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { request } from 'course-router';
+import { HttpException, request } from 'course-router';
 import { send, servedApp } from '../_utils.js';
 
 const errors: unknown[] = [];
@@ -58,6 +58,25 @@ describe('an app whose modules import no request helper', () => {
     for (const message of later)
       expect(message).toBe('course: request() is only available while a request is served');
   });
+
+  it('lets it go too when the route throws and the error is answered', async () => {
+    const later: string[] = [];
+    (globalThis as unknown as { hidden: () => unknown }).hidden = () => {
+      setTimeout(() => {
+        try {
+          later.push(request().path);
+        } catch (error) {
+          later.push((error as Error).message);
+        }
+      }, 20);
+      throw new HttpException(418);
+    };
+    expect((await send(plain.served, 'GET', '/hidden')).status).toBe(418);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(later.length).toBeGreaterThan(0);
+    for (const message of later)
+      expect(message).toBe('course: request() is only available while a request is served');
+  });
 });
 
 const helped = servedApp({
@@ -65,7 +84,7 @@ const helped = servedApp({
 import { where } from './lib/where.js';
 Course.get('/where', async () => { await new Promise((r) => setTimeout(r, 1)); return where(); });
 `,
-  'lib/where.ts': `import { request } from 'course-router';\nexport const where = () => request().path;`,
+  'lib/where.ts': `import { HttpException, request } from 'course-router';\nexport const where = () => request().path;`,
 });
 
 describe('an app with a module that calls a request helper', () => {
