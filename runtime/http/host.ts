@@ -20,7 +20,13 @@ export function badHost(host: string | undefined, authority: string | undefined)
 /** The authority of an absolute-form target (`http://a:80/b` gives `a:80`); else `undefined`. */
 export function targetAuthority(target: string): string | undefined {
   if (target.charCodeAt(0) === 47 /* '/' */) return undefined;
-  return ABSOLUTE.exec(target)?.[1];
+  const start = pathStart(target);
+  return start === -1 ? undefined : authorityBefore(target, start);
+}
+
+/** The authority of an http(s) URL whose path begins at `start` (`pathStart`); may be empty. */
+export function authorityBefore(url: string, start: number): string {
+  return url.slice(url.indexOf('//') + 2, start);
 }
 
 /**
@@ -29,7 +35,7 @@ export function targetAuthority(target: string): string | undefined {
  * §3.2.2 names http(s) URLs only).
  */
 export function pathStart(target: string): number {
-  // Read by hand: the regex (`ABSOLUTE`) was a tenth of a Fetch GET's own time on Bun.
+  // Read by hand: a regex (`/^https?:\/\/[^/?#]*/i`) was a tenth of a Fetch GET's own time on Bun.
   const colon = schemeLength(target);
   if (colon === -1 || target.charCodeAt(colon + 1) !== 47 || target.charCodeAt(colon + 2) !== 47)
     return -1;
@@ -64,7 +70,6 @@ function schemeLength(target: string): number {
 const HOST =
   /^(?:[A-Za-z0-9_-]{1,63}(?:\.[A-Za-z0-9_-]{1,63})*\.?|\[[0-9A-Fa-f:.]+\])(?::(\d{0,5}))?$/;
 const PORT = /:\d*$/;
-const ABSOLUTE = /^https?:\/\/([^/?#]*)/i;
 const MAX_PORT = 65535;
 const MAX_NAME = 255;
 

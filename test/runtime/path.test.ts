@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { pathStart } from '../../runtime/http/host.js';
+import { pathStart, targetAuthority } from '../../runtime/http/host.js';
 import { decodeParam, decodePath, normalizePath, queryOf } from '../../runtime/http/path.js';
 
 describe('normalizePath and queryOf', () => {
@@ -45,7 +45,7 @@ describe('decodePath and decodeParam', () => {
   });
 });
 
-describe('pathStart', () => {
+describe('pathStart and targetAuthority', () => {
   // The rule as a regex: an http(s) scheme in any case, `//`, then an authority up to the first
   // `/`, `?` or `#`.
   const ABSOLUTE = /^https?:\/\/([^/?#]*)/i;
@@ -80,6 +80,9 @@ describe('pathStart', () => {
       fc.property(fc.array(piece, { maxLength: 8 }), (pieces) => {
         const target = pieces.join('');
         expect(pathStart(target)).toBe(expected(target));
+        expect(targetAuthority(target)).toBe(
+          target.startsWith('/') ? undefined : ABSOLUTE.exec(target)?.[1],
+        );
       }),
       { numRuns: 2000 },
     );

@@ -13,7 +13,7 @@ import {
   isFraming,
   NULL_BODY_STATUS,
 } from './_common.js';
-import { pathStart } from '../host.js';
+import { authorityBefore, pathStart } from '../host.js';
 import { logError } from '../log.js';
 import { requestLog, type RequestLog } from '../request-log.js';
 import { compressor, type Compressor } from '../../features/compress.js';
@@ -67,7 +67,7 @@ function respond(
   if (raw.length > MAX_TARGET_LENGTH) return toResponse(badRequest(414), head);
   // A runtime builds the URL from Host, or from an absolute-form target (which wins over Host,
   // RFC 9112 §3.2.2): the URL's host is the one routes see, whatever Host says.
-  const authority = url.slice(url.indexOf('//') + 2, start) || undefined;
+  const authority = authorityBefore(url, start) || undefined;
   const request = new CourseRequest(
     method,
     raw,
