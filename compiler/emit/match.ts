@@ -66,20 +66,14 @@ export function emitMatcher(
       ? 'return undefined;'
       : `// A raw target's query is cut before its route is looked for among these (\`resolveTarget\`).
   return target === true && path.indexOf('?') !== -1 ? undefined : ${walk};`;
-  // In the order of the `Allow` header: alphabetical, as a static path's verbs are planned.
-  const verbs = [
-    ...new Set(routes.flatMap((r) => [...r.verbs, ...(r.verbs.includes('GET') ? ['HEAD'] : [])])),
-  ].sort();
+  const verbs = verbsOf(routes);
   // A smaller app's dynamic routes are code: each verb of theirs is looked for as a request's,
   // a few calls of that code instead of testing every route.
-  const dynamicVerbs = [
-    ...new Set(tested.flatMap((t) => [...t.verbs, ...(t.verbs.includes('GET') ? ['HEAD'] : [])])),
-  ].sort();
   const dynamicAllowed =
     tested.length === 0
       ? '[]'
       : inline
-        ? `${JSON.stringify(dynamicVerbs)}.filter((verb) => $n0(verb, path, host) !== undefined)`
+        ? `${JSON.stringify(verbsOf(tested))}.filter((verb) => $n0(verb, path, host) !== undefined)`
         : 'allowedIn($tree, $tests, path, host)';
   const staticVerbs = useTree
     ? `$verbs.filter((verb) => matchStatic(verb, path) != null)`
@@ -218,4 +212,11 @@ function staticRows(plan: MatcherPlan): string[] {
     }
     return JSON.stringify([path, ...[...groups.values()].flatMap(([v, a]) => [v.join('|'), a])]);
   });
+}
+
+/** The verbs `routes` answer (HEAD with GET), in the order of the `Allow` header: alphabetical. */
+function verbsOf(routes: readonly { verbs: readonly string[] }[]): string[] {
+  return [
+    ...new Set(routes.flatMap((r) => [...r.verbs, ...(r.verbs.includes('GET') ? ['HEAD'] : [])])),
+  ].sort();
 }
