@@ -4,9 +4,11 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 /** This checkout's root. */
@@ -111,4 +113,32 @@ export function linkModules(other: Checkout): void {
       `module.exports = new Proxy({}, { get() { throw new Error('${name} is not installed here'); } });\n`,
     );
   }
+}
+
+/**
+ * The code at git revision `rev`, checked out in a temporary worktree (`name` in its folder's
+ * name), given this checkout's packages and built; `remove()` deletes the worktree.
+ */
+export function revisionCheckout(rev: string, name: string): Checkout & { remove(): void } {
+  const worktree = path.join(os.tmpdir(), `course-${name}-${process.pid}`);
+  execFileSync('git', ['worktree', 'add', '--detach', '-f', worktree, rev], {
+    cwd: ROOT,
+    stdio: 'ignore',
+  });
+  const code = checkout(worktree);
+  const remove = () => {
+    execFileSync('git', ['worktree', 'remove', '--force', worktree], {
+      cwd: ROOT,
+      stdio: 'ignore',
+    });
+    rmSync(worktree, { recursive: true, force: true });
+  };
+  try {
+    linkModules(code);
+    code.compile();
+  } catch (error) {
+    remove();
+    throw error;
+  }
+  return { ...code, remove };
 }

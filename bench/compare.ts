@@ -5,12 +5,8 @@
 // processes; within one they move together, so the ratio is what to read. Last, the start-up
 // of a 10,000-route app built by each (import + `Course.start()`, fresh processes taking turns)
 // and the size of its generated module.
-import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { checkout, linkModules, ROOT, type Checkout } from './checkout.js';
+import { checkout, revisionCheckout, ROOT, type Checkout } from './checkout.js';
 import { measureLookups, median, type LookupResult } from './lookup.js';
 import {
   QUERY_CASES,
@@ -46,16 +42,9 @@ async function side(name: string, code: Checkout, routes: BenchRoute[]): Promise
   return { name, lookup: (method, url) => resolveTarget(table, method, url, '')?.hit };
 }
 
-const worktree = path.join(os.tmpdir(), `course-compare-${process.pid}`);
-execFileSync('git', ['worktree', 'add', '--detach', '-f', worktree, rev], {
-  cwd: ROOT,
-  stdio: 'ignore',
-});
+const old = revisionCheckout(rev, 'compare');
 try {
-  const old = checkout(worktree);
   const now = checkout(ROOT);
-  linkModules(old);
-  old.compile();
   now.compile();
   const app = scale === undefined ? undefined : scaleRoutes(Number(scale));
   const routes = app?.routes ?? STANDARD_ROUTES;
@@ -109,8 +98,7 @@ try {
   }
   await startup(old, now, row);
 } finally {
-  execFileSync('git', ['worktree', 'remove', '--force', worktree], { cwd: ROOT, stdio: 'ignore' });
-  rmSync(worktree, { recursive: true, force: true });
+  old.remove();
 }
 
 /** The start-up rows: each side's 10,000-route app started in fresh processes, taking turns. */

@@ -8,9 +8,8 @@
 // second costs a side. How a change of the Fetch path is measured on Bun and Deno: in one process,
 // the machine's load moves both sides together.
 import { execFileSync } from 'node:child_process';
-import os from 'node:os';
 import path from 'node:path';
-import { checkout, linkModules, ROOT } from './checkout.js';
+import { revisionCheckout, ROOT } from './checkout.js';
 import { HONO, writeApp } from './runtimes-app.js';
 import { benchDir } from './temp.js';
 
@@ -70,22 +69,12 @@ interface Run {
   ratio: number;
 }
 
-const worktree = path.join(os.tmpdir(), `course-fetch-ab-${process.pid}`);
 const hono = rev === 'hono';
-if (!hono)
-  execFileSync('git', ['worktree', 'add', '--detach', '-f', worktree, rev], {
-    cwd: ROOT,
-    stdio: 'ignore',
-  });
+const old = hono ? undefined : revisionCheckout(rev, 'fetch-ab');
 try {
   const [a, b] = [benchDir('fetch-ab-old'), benchDir('fetch-ab-new')];
-  if (!hono) {
-    const old = checkout(worktree);
-    linkModules(old);
-    old.compile();
-    await writeApp(a, { 'loop.ts': LOOP }, path.join(worktree, 'runtime'));
-    await writeApp(b, {}, path.join(ROOT, 'runtime'));
-  } else await writeApp(b, { 'loop.ts': LOOP }, path.join(ROOT, 'runtime'));
+  if (old) await writeApp(a, { 'loop.ts': LOOP }, old.runtime);
+  await writeApp(b, old ? {} : { 'loop.ts': LOOP }, path.join(ROOT, 'runtime'));
   const sideA = hono ? 'hono' : a;
   const run = (first: string, second: string): Run =>
     JSON.parse(
@@ -107,9 +96,5 @@ try {
       `(B second: ${forward.ratio.toFixed(3)}; A second: ${backward.ratio.toFixed(3)})`,
   );
 } finally {
-  if (!hono)
-    execFileSync('git', ['worktree', 'remove', '--force', worktree], {
-      cwd: ROOT,
-      stdio: 'ignore',
-    });
+  old?.remove();
 }

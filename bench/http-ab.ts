@@ -3,10 +3,7 @@
 // process, rounds alternating (5 by default, 3 s each, after a second of warm-up); server CPU
 // per request of each, medians, and the ratio B/A: below 1, the working tree uses less. How an
 // optimisation of the request path is measured (ARCHITECTURE.md's table).
-import { execFileSync } from 'node:child_process';
-import os from 'node:os';
-import path from 'node:path';
-import { checkout, linkModules, ROOT } from './checkout.js';
+import { revisionCheckout } from './checkout.js';
 import { buildCourseApp } from './http-apps.js';
 import { SCENARIOS } from './http-scenarios.js';
 import { check, cpuTicks, load, start } from './http.js';
@@ -15,16 +12,9 @@ import { benchDir } from './temp.js';
 
 const [rev, only = '', roundsText = '5'] = process.argv.slice(2);
 if (!rev) throw new Error('usage: tsx bench/http-ab.ts <rev> [scenario] [rounds]');
-const worktree = path.join(os.tmpdir(), `course-http-ab-${process.pid}`);
-execFileSync('git', ['worktree', 'add', '--detach', '-f', worktree, rev], {
-  cwd: ROOT,
-  stdio: 'ignore',
-});
+const old = revisionCheckout(rev, 'http-ab');
 const servers: Awaited<ReturnType<typeof start>>[] = [];
 try {
-  const old = checkout(worktree);
-  linkModules(old);
-  old.compile();
   servers.push(await start('course', await buildCourseApp(benchDir('ab-old'), old)));
   servers.push(await start('course', await buildCourseApp(benchDir('ab-new'))));
   for (const scenario of SCENARIOS.filter((s) => s.name.includes(only))) {
@@ -47,5 +37,5 @@ try {
   }
 } finally {
   for (const { child } of servers) child.kill();
-  execFileSync('git', ['worktree', 'remove', '--force', worktree], { cwd: ROOT, stdio: 'ignore' });
+  old.remove();
 }
