@@ -18,6 +18,8 @@ export interface RequestSource {
   tls?: boolean;
   /** The host the request is for, when the adapter knows it besides Host (Fetch: the URL's). */
   authority?: string;
+  /** Told when the app takes the native request (`raw`), whose body it may read itself. */
+  rawTaken?: () => void;
 }
 
 /** The path and query of the request, as the original's `getUri()`. */
@@ -39,8 +41,6 @@ export class CourseRequest {
   path: string;
   /** The request target as received: path and query, not decoded. */
   readonly target: string;
-  /** The native request: `IncomingMessage` under `node:http`, `Request` under `fetch`. */
-  readonly raw: unknown;
   /** @internal */
   loaded: MatchHit | undefined;
   /** @internal */
@@ -56,6 +56,7 @@ export class CourseRequest {
   /** @internal */
   parsedQuery: Record<string, unknown> | undefined;
   readonly #source: RequestSource;
+  readonly #raw: unknown;
   #search: URLSearchParams | undefined;
   #body: Promise<Uint8Array> | undefined;
   #input: Promise<ParsedBody> | undefined;
@@ -67,7 +68,16 @@ export class CourseRequest {
     this.target = target;
     this.path = path;
     this.#source = source;
-    this.raw = raw;
+    this.#raw = raw;
+  }
+
+  /**
+   * The native request: `IncomingMessage` under `node:http`, `Request` under `fetch`. Its body is
+   * then the app's to read: a client awaiting `100 Continue` is sent it now.
+   */
+  get raw(): unknown {
+    this.#source.rawTaken?.();
+    return this.#raw;
   }
 
   /** The raw query string, without `?`. */

@@ -14,6 +14,11 @@ import { Course, request } from 'course-router';
 Course.csrfVerifier('Security\\\\Verifier');
 Course.post('/api/echo', async () => 'got ' + (await request().body()).byteLength + ' bytes');
 Course.get('/api/page', () => 'page');
+Course.post('/api/stream', async () => {
+  let size = 0;
+  for await (const chunk of request().raw as AsyncIterable<Uint8Array>) size += chunk.byteLength;
+  return 'streamed ' + size + ' bytes';
+});
 Course.post('/form', () => 'created');
 `,
     'app/Security/Verifier.ts': `
@@ -112,6 +117,15 @@ describe('Expect: 100-continue under listen()', () => {
     expect(got.text).toContain('got 12 bytes');
     // The connection served the next request.
     expect(got.text).toMatch(/HTTP\/1\.1 200 OK[^]*\r\n\r\npage$/);
+  });
+
+  it('a body the route reads itself from request().raw: 100 Continue when it takes it', async () => {
+    const head =
+      'POST /api/stream HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/octet-stream\r\n' +
+      'Expect: 100-continue\r\nConnection: close\r\nContent-Length: 5000\r\n\r\n';
+    const got = await exchange(port(), head, 'x'.repeat(5000));
+    expect(got.interim).toBe(true);
+    expect([got.status, got.body]).toEqual([200, 'streamed 5000 bytes']);
   });
 
   it('a refusal before the body (CSRF, declared length, 404, 405): the answer alone, no 100; the connection closes', async () => {

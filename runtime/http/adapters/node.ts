@@ -9,7 +9,7 @@ import {
   type StartOptions,
 } from '../dispatch.js';
 import { afterRefused, dropRest, readNodeBody } from '../body.js';
-import { refuseContinue } from '../continue.js';
+import { refuseContinue, sendContinue } from '../continue.js';
 import { finalHeaders, isFraming, NULL_BODY_STATUS } from './_common.js';
 import { logError } from '../log.js';
 import { requestLog, streamFailed } from '../request-log.js';
@@ -103,6 +103,10 @@ class NodeSource implements RequestSource {
 
   body(limit: number): Promise<Uint8Array> {
     return readNodeBody(this.req, limit);
+  }
+
+  rawTaken(): void {
+    sendContinue(this.req);
   }
 }
 
