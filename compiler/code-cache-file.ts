@@ -65,7 +65,10 @@ export class CacheEntry {
     return key.equals(this.key) && sum.equals(digest(data)) ? data : undefined;
   }
 
-  /** Writes V8's data; a failure only means no cache next time. */
+  /**
+   * Writes V8's data; a failure only means no cache next time. A temporary file a process left,
+   * killed as it wrote, is removed once it is older than any write takes (`STALE_MS`).
+   */
   write(data: Buffer): void {
     const temporary = `${this.file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     try {
@@ -74,10 +77,28 @@ export class CacheEntry {
     } catch {
       fs.rmSync(temporary, { force: true });
     }
+    removeStale(this.file);
   }
 }
 
 // --- internal ---
+
+const STALE_MS = 10 * 60_000;
+
+/** Removes the temporary files of `file` older than `STALE_MS`. */
+function removeStale(file: string): void {
+  const folder = path.dirname(file);
+  const prefix = `${path.basename(file)}.`;
+  try {
+    for (const name of fs.readdirSync(folder)) {
+      if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+      const stale = path.join(folder, name);
+      if (Date.now() - fs.statSync(stale).mtimeMs > STALE_MS) fs.rmSync(stale, { force: true });
+    }
+  } catch {
+    // Another process removed it first, or the folder went: nothing is left to do.
+  }
+}
 
 function digest(data: string | Buffer): Buffer {
   return createHash('sha1').update(data).digest();

@@ -7,12 +7,13 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cacheCandidates, cacheFolder } from '../../compiler/dist/code-cache-file.js';
+import { CacheEntry, cacheCandidates, cacheFolder } from '../../compiler/dist/code-cache-file.js';
 import { removeApp, ROOT, runCli, writeApp } from '../_utils.js';
 
 const ROUTES = `import { Course } from 'course-router';
@@ -140,6 +141,24 @@ describe('the code cache of course build', () => {
     expect(statSync(own).mode & 0o777).toBe(0o700);
     chmodSync(own, 0o777);
     expect(cacheFolder([shared, own])).toBeUndefined();
+  });
+
+  it('a temporary file left by a process killed as it wrote is removed by a later write', () => {
+    const folder = path.join(scratch, 'left');
+    mkdirSync(folder);
+    const entry = new CacheEntry(folder, path.join(ROOT, 'package.json'));
+    const left = `${entry.file}.123.abc.tmp`;
+    const writing = `${entry.file}.456.def.tmp`;
+    writeFileSync(left, 'half');
+    writeFileSync(writing, 'half');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(left, hourAgo, hourAgo);
+    entry.write(Buffer.from('data'));
+    // The old one goes; one another process may be writing now stays.
+    expect(readdirSync(folder).sort()).toEqual(
+      [path.basename(entry.file), path.basename(writing)].sort(),
+    );
+    expect(entry.read()?.toString()).toBe('data');
   });
 
   it('COURSE_NO_CACHE=1 builds the same module and writes no cache', async () => {
