@@ -303,14 +303,19 @@ function takeRewriteUrl(request: CourseRequest): void {
 async function fail(error: unknown, context: RequestContext, depth: number): Promise<Outcome> {
   const { options, request, response } = context;
   for (const Handler of handlersOf(context)) {
+    let taken: Outcome | undefined;
     try {
       const result: unknown = await new Handler().handleError(request as never, error as never);
-      if (pendingRewrite(request)) return await rewrite(context, depth);
-      if (result !== undefined && result !== null) return applyResult(result, response);
-      if (response.written) return response;
+      if (pendingRewrite(request)) taken = await rewrite(context, depth);
+      else if (result !== undefined && result !== null) taken = applyResult(result, response);
+      else if (response.written) taken = response;
     } catch (thrown) {
       error = thrown;
     }
+    if (taken === undefined) continue;
+    // A handler's 5xx is a server error all the same: `onError` (the log) sees what it answered.
+    if (taken.status >= 500) report(error, options, request);
+    return taken;
   }
   return withCors(context, statusResponse(error, options, request));
 }
@@ -356,11 +361,11 @@ function statusResponse(
   if (error instanceof HttpException && finalStatus(error.status)) {
     // A 5xx message is for the log, as any other server error's (CONTRACT 5.6).
     const server = error.status >= 500;
-    if (server && request) (options.onError ?? logFailure)(error, request);
+    if (server && request) report(error, options, request);
     const body = ((!server || options.debug) && error.message) || statusText(error.status);
     return plainAnswer(error.status, body, error.headers);
   }
-  if (request) (options.onError ?? logFailure)(error, request);
+  if (request) report(error, options, request);
   return plainAnswer(
     500,
     options.debug && error instanceof Error ? String(error.stack) : statusText(500),
@@ -379,6 +384,11 @@ function plainAnswer(
   fresh.status = status;
   fresh.body = body;
   return fresh;
+}
+
+/** Gives an error that becomes a 5xx to `onError`, or to the log. */
+function report(error: unknown, options: StartOptions, request: CourseRequest): void {
+  (options.onError ?? logFailure)(error, request);
 }
 
 function logFailure(error: unknown, request: CourseRequest): void {
