@@ -15,15 +15,15 @@ const $f0 = (() => {
   const requestLimit = $i2;
   const SITE = 'Course demo';
   return {
-    // GET / home
+    // GET / home, written at fixtures/app/routes.ts:10:19
     0: () => `<h1>${SITE}</h1><p>${greeting('visitor')}</p>`,
-    // GET /hello/{name?} hello
+    // GET /hello/{name?} hello, written at fixtures/app/routes.ts:11:32
     1: (name = 'world') => greeting(name),
-    // GET //{account}.localhost/dashboard account.dashboard
+    // GET //{account}.localhost/dashboard account.dashboard, written at fixtures/app/routes.ts:23:30
     15: (account: string) => `Dashboard of ${account}`,
-    // GET /status
+    // GET /status, written at fixtures/app/routes.ts:28:25
     16: () => response().httpCode(200).json({ ok: true }),
-    // GET /limited limited
+    // GET /limited limited, written at fixtures/app/routes.ts:31:26
     17: async () =>
       (await requestLimit('demo', 5, 60))
         ? response().httpCode(429).write('Too many requests')

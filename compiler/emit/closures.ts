@@ -37,9 +37,12 @@ export function emitClosures(
       .filter((entry) => entry.file === file && !entry.typeOnly)
       .map((entry) => `const ${entry.local} = ${context.codeLocal(entry)};`);
     const constants = app.constants.filter((c) => c.file === file).map((c) => c.text);
+    // Each closure says where it was written: a stack trace through this module leads there.
     const closures = ids.map((id) => {
       const route = app.routes[routeOf.get(id)!]!;
-      return `// ${describeRoute(route)}\n${route.index}: ${app.closures[id]!.text}`;
+      const { text, source } = app.closures[id]!;
+      const at = `${relative}:${source.line}:${source.column}`;
+      return `// ${describeRoute(route)}, written at ${at}\n${route.index}: ${text}`;
     });
     scopes.push(
       `// ${relative}\nconst $f${scopes.length} = (() => {\n` +
