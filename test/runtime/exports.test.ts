@@ -15,7 +15,41 @@ function documentedValues(): string[] {
     .flatMap((cell) => [...cell.matchAll(/`(\w+)`/g)].map((m) => m[1]!));
 }
 
+/** README's "Helpers: snake_case → camelCase" rows: the spec's name, the helpers, the method. */
+function helperRows(): { spec: string; helpers: string[]; method: string | undefined }[] {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const section = readme.split('## Helpers: snake_case → camelCase')[1]!.split('\n\n|')[1]!;
+  const rows = `|${section.split('\n\n')[0]!}`.split('\n').slice(2);
+  return rows.map((row) => {
+    const [, spec, helpers, method] = row.split('|').map((cell) => cell.trim());
+    // `Course.request()`, `passHash(password, cost = 10)`: the name before the parenthesis.
+    const name = (cell: string) => /^`([\w.]+)/.exec(cell)?.[1];
+    return {
+      spec: spec!.replaceAll('`', ''),
+      helpers: helpers!.split(' / ').map((cell) => name(cell.trim())!),
+      method: name(method!),
+    };
+  });
+}
+
 describe('what course-router exports', () => {
+  it("has every helper of README's snake_case → camelCase table, and Controller every method", () => {
+    const rows = helperRows();
+    expect(rows.map((row) => row.spec)).toContain('pass_hash');
+    for (const { spec, helpers, method } of rows) {
+      for (const helper of helpers) {
+        const value = helper
+          .split('.')
+          .reduce<unknown>((on, key) => (on as Record<string, unknown>)[key], course);
+        expect(typeof value, `${spec}: ${helper}`).toBe('function');
+      }
+      if (method !== undefined)
+        expect(typeof course.Controller.prototype[method as never], `${spec}: ${method}`).toBe(
+          'function',
+        );
+    }
+  });
+
   it('is what the README lists, one name per thing', () => {
     expect(Object.keys(course).sort()).toEqual(documentedValues().sort());
   });
