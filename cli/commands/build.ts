@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { build, BuildError, formatLocation, type RouteDefinitionError } from 'course-compiler';
 import { count, printDiagnostics, type Output } from '../output.js';
@@ -49,10 +50,13 @@ export async function runBuild(options: BuildCommandOptions, out: Output): Promi
   const file = outputs(result);
   if (options.check) {
     if (result.changed) {
-      const stale = result.stale.map(shown).join(' and ');
-      out.error(
-        `${stale} ${result.stale.length > 1 ? 'are' : 'is'} out of date: run \`course build\` and commit it`,
-      );
+      const missing = result.stale.filter((file) => !existsSync(file));
+      const outdated = result.stale.filter((file) => existsSync(file));
+      const said = [
+        ...(missing.length > 0 ? [`${listed(missing)} ${verbFor(missing)} missing`] : []),
+        ...(outdated.length > 0 ? [`${listed(outdated)} ${verbFor(outdated)} out of date`] : []),
+      ];
+      out.error(`${said.join('; ')}: run \`course build\` and commit it`);
       return 1;
     }
     const verb = result.closures === undefined ? 'is' : 'are';
@@ -79,7 +83,15 @@ export function outputs(result: {
     result.config.outFile,
     ...(result.closures === undefined ? [] : [result.closuresFile]),
   ];
+  return listed(files);
+}
+
+function listed(files: readonly string[]): string {
   return files.map(shown).join(' and ');
+}
+
+function verbFor(files: readonly string[]): string {
+  return files.length > 1 ? 'are' : 'is';
 }
 
 function shown(file: string): string {
