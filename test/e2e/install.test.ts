@@ -71,6 +71,8 @@ describe('the packages, installed as a user installs them', () => {
     for (const name of ['course-router', 'course-kit', 'course-compiler']) {
       const license = readFileSync(path.join(app, 'node_modules', name, 'LICENSE'), 'utf8');
       expect(license).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} the Course authors\n/);
+      const readme = readFileSync(path.join(app, 'node_modules', name, 'README.md'), 'utf8');
+      expect(readme).toMatch(new RegExp(`^# ${name}\n`));
     }
     await npm(app, ['run', 'build']);
     await npm(app, ['run', 'check']);
