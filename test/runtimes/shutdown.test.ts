@@ -1,0 +1,98 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli } from '../_cli-session.js';
+import { freePort } from '../_redis.js';
+import { removeApp } from '../_utils.js';
+import { initApp } from './_init.js';
+import { runtimeBinary } from './_runtimes.js';
+
+// The server `course init --runtime bun|deno` writes (README's), run as its `npm start` runs it,
+// stops as Node's does on SIGTERM: the request in flight gets its answer, an idle keep-alive
+// connection is closed, a new connection is refused, and the process exits 0.
+
+const SLOW = `
+Course.get('/slow', async () => {
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  return 'slow done';
+});
+`;
+const work: string[] = [];
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  work.forEach(removeApp);
+});
+
+describe('course init --runtime: SIGTERM', () => {
+  it.each(['bun', 'deno'] as const)(
+    '%s: the request in flight finishes with 200, then the process exits 0',
+    async (runtime) => {
+      const dir = await initApp(runtime, work, false);
+      appendFileSync(path.join(dir, 'routes.ts'), SLOW);
+      expect((await cli(['build', '--root', dir])).stderr).toBe('');
+      const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+        scripts: Record<string, string>;
+      };
+      const [, ...args] = manifest.scripts['start']!.split(' ');
+      const port = await freePort();
+      const child = spawn(runtimeBinary(runtime), args, {
+        cwd: dir,
+        env: { ...process.env, PORT: String(port) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      children.push(child);
+      let output = '';
+      child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      await listening(port, () => output);
+
+      const idle = await keepAliveConnection(port);
+      const slow = fetch(`http://127.0.0.1:${port}/slow`).catch((error: Error) => error);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      child.kill('SIGTERM');
+
+      await idle.closed;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toMatchObject({
+        cause: { code: 'ECONNREFUSED' },
+      });
+      const answer = await slow;
+      if (answer instanceof Error) throw new Error(`the request in flight failed: ${output}`);
+      expect([answer.status, await answer.text()]).toEqual([200, 'slow done']);
+      expect(await exit, output).toBe(0);
+    },
+    60_000,
+  );
+});
+
+// --- internal ---
+
+/** Waits until the server answers `/` (on a connection that is then closed). */
+async function listening(port: number, output: () => string): Promise<void> {
+  for (let waited = 0; waited < 30_000; waited += 100) {
+    const answered = await fetch(`http://127.0.0.1:${port}/`, {
+      headers: { connection: 'close' },
+    }).then(
+      async (answer) => (await answer.text(), true),
+      () => false,
+    );
+    if (answered) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`nothing listened on ${port}: ${output()}`);
+}
+
+/** A connection that asked for `/` with keep-alive and now waits, idle. */
+async function keepAliveConnection(port: number): Promise<{ closed: Promise<void> }> {
+  const socket = connect(port, '127.0.0.1');
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  await new Promise<void>((resolve) => {
+    socket.once('data', () => resolve());
+    socket.write('GET / HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n');
+  });
+  return { closed };
+}
