@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, readFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../_cli-session.js';
 import { freePort } from '../_redis.js';
 import { removeApp } from '../_utils.js';
+import { stopsGracefully } from '../deploy/_graceful.js';
 import { initApp } from './_init.js';
 import { runtimeBinary } from './_runtimes.js';
 
@@ -28,7 +28,7 @@ afterAll(() => {
 
 describe('course init --runtime: SIGTERM', () => {
   it.each(['bun', 'deno'] as const)(
-    '%s: the request in flight finishes with 200, then the process exits 0',
+    '%s: finishes the request in flight, closes idle connections, refuses new ones, exits 0',
     async (runtime) => {
       const dir = await initApp(runtime, work, false);
       appendFileSync(path.join(dir, 'routes.ts'), SLOW);
@@ -47,23 +47,9 @@ describe('course init --runtime: SIGTERM', () => {
       let output = '';
       child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
       await listening(port, () => output);
-
-      const idle = await keepAliveConnection(port);
-      const slow = fetch(`http://127.0.0.1:${port}/slow`).catch((error: Error) => error);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      child.kill('SIGTERM');
-
-      await idle.closed;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toMatchObject({
-        cause: { code: 'ECONNREFUSED' },
-      });
-      const answer = await slow;
-      if (answer instanceof Error) throw new Error(`the request in flight failed: ${output}`);
+      const answer = await stopsGracefully(child, port, '/slow', () => output);
       expect([answer.status, await answer.text()]).toEqual([200, 'slow done']);
-      expect(await exit, output).toBe(0);
     },
     60_000,
   );
@@ -84,15 +70,4 @@ async function listening(port: number, output: () => string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`nothing listened on ${port}: ${output()}`);
-}
-
-/** A connection that asked for `/` with keep-alive and now waits, idle. */
-async function keepAliveConnection(port: number): Promise<{ closed: Promise<void> }> {
-  const socket = connect(port, '127.0.0.1');
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  await new Promise<void>((resolve) => {
-    socket.once('data', () => resolve());
-    socket.write('GET / HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n');
-  });
-  return { closed };
 }
