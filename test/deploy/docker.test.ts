@@ -38,18 +38,25 @@ describe("README's Dockerfile", () => {
     expect(instructions.some((i) => i.name === 'USER' && i.args === 'node')).toBe(true);
   });
 
-  it('builds and serves an app `course init` wrote, its last stage with production packages only', async () => {
+  it('builds and serves an app `course init` wrote and its public/ files, its last stage with production packages only', async () => {
     const parent = mkdtempSync(path.join(os.tmpdir(), 'course-docker-'));
     work.push(parent);
     await run(process.execPath, [CLI, 'init', 'my-app', '--packages', await packedTarballs()], {
       cwd: parent,
     });
     const context = path.join(parent, 'my-app');
+    await run('npm', ['install', '--no-audit', '--no-fund'], { cwd: context }); // the lock file
+    // What the image copies from the context is in every app `course init --packages` writes
+    // (and installs).
+    for (const copy of parse(DOCKERFILE).filter((i) => i.name === 'COPY')) {
+      if (copy.args.startsWith('--from=')) continue;
+      for (const source of copy.args.split(/\s+/).slice(0, -1))
+        expect(existsSync(path.join(context, source)), `COPY ${source}`).toBe(true);
+    }
     // README's static files, served from `public/` by the compiled app.
     for (const block of of('file').filter((b) => b.marker.app === 'features'))
       if (/^(app\/Middleware\/Assets|routers\/assets|public\/)/.test(block.marker.path))
         writeFile(context, block.marker.path, block.text);
-    await run('npm', ['install', '--no-audit', '--no-fund'], { cwd: context }); // the lock file
     const { dir, env, cmd } = await carryOut(DOCKERFILE, context, parent);
 
     const installed = (name: string) => existsSync(path.join(dir, 'node_modules', name));
