@@ -46,8 +46,8 @@ export const RUNTIMES: Record<string, Files> = {
  * `build`, `start` and `check` scripts, a strict tsconfig, a route file, a controller using the
  * typed `url()`, and a server) into `dir`, which may exist but must hold none of those files.
  * With `packages`, a folder of the tarballs `npm pack --workspaces` makes, the app installs
- * Course from copies of them in its own `vendor/` instead of the registry. `runtime` (`node`, `bun`, `deno`, `workers`)
- * chooses the server and the scripts.
+ * Course from copies of them in its own `vendor/` instead of the registry. `runtime` (`node`,
+ * `bun`, `deno`, `workers`) chooses the server and the scripts.
  */
 export function runInit(
   dir: string,
