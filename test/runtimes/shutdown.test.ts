@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../_cli-session.js';
@@ -57,16 +58,16 @@ describe('course init --runtime: SIGTERM', () => {
 
 // --- internal ---
 
-/** Waits until the server answers `/` (on a connection that is then closed). */
+/** Waits until the server accepts a connection (closed at once). */
 async function listening(port: number, output: () => string): Promise<void> {
+  const accepts = () =>
+    new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => resolve(true)).once('error', () => resolve(false));
+      socket.once('connect', () => socket.destroy());
+    });
   for (let waited = 0; waited < 30_000; waited += 100) {
-    const answered = await fetch(`http://127.0.0.1:${port}/`, {
-      headers: { connection: 'close' },
-    }).then(
-      async (answer) => (await answer.text(), true),
-      () => false,
-    );
-    if (answered) return;
+    if (await accepts()) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`nothing listened on ${port}: ${output()}`);
