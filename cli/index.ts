@@ -72,7 +72,7 @@ program
   .description('create a new app: package.json, tsconfig.json, routes.ts, a controller, server.ts')
   .option(
     '--packages <dir>',
-    'install Course from the tarballs of `npm pack --workspaces` in <dir>',
+    'install Course from the tarballs of `npm pack --workspaces` in <dir>, copied into vendor/',
   )
   .option('--runtime <name>', 'the server to write: node, bun, deno or workers', 'node')
   .action(async (dir: string | undefined, options: { packages?: string; runtime?: string }) => {

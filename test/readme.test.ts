@@ -104,6 +104,10 @@ async function checkExample(app: string): Promise<void> {
 
   const out = /^wrote (\S+?)(?: and \S+)?:/.exec(build.stdout)![1]!;
   const served = await serve(await importTable(dir, out));
+  // Served from the app's folder, as `npm start` serves it: a relative path (`ServeStatic`'s
+  // `root = 'public'`) is the app's.
+  const cwd = process.cwd();
+  process.chdir(dir);
   try {
     for (const block of blocks) {
       for (const request of expectedRequests(block.text).expected) await ask(served, request);
@@ -114,6 +118,7 @@ async function checkExample(app: string): Promise<void> {
     }
     if (app === 'forms') await checkForms(served);
   } finally {
+    process.chdir(cwd);
     await served.close();
   }
   if (files['server.ts'] !== undefined) await checkServer(dir);

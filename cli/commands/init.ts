@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ownVersion } from '../_package.js';
 import type { Output } from '../output.js';
@@ -33,6 +33,7 @@ export const RUNTIMES: Record<string, Files> = {
   ],
   workers: [
     ['package.json', 'package.workers.json.tpl'],
+    ['.gitignore', 'gitignore.workers.tpl'],
     ['tsconfig.json', 'tsconfig.noemit.json.tpl'],
     ['course.config.ts', 'course.config.ts.tpl'],
     ['wrangler.jsonc', 'wrangler.jsonc.tpl'],
@@ -45,8 +46,8 @@ export const RUNTIMES: Record<string, Files> = {
  * `build`, `start` and `check` scripts, a strict tsconfig, a route file, a controller using the
  * typed `url()`, and a server) into `dir`, which may exist but must hold none of those files.
  * With `packages`, a folder of the tarballs `npm pack --workspaces` makes, the app installs
- * Course from them instead of the registry. `runtime` (`node`, `bun`, `deno`, `workers`)
- * chooses the server and the scripts.
+ * Course from copies of them in its own `vendor/` instead of the registry. `runtime` (`node`,
+ * `bun`, `deno`, `workers`) chooses the server and the scripts.
  */
 export function runInit(
   dir: string,
@@ -90,6 +91,9 @@ export function runInit(
 
 // --- internal ---
 
+/** Where `--packages` copies the tarballs, in the app. */
+const VENDOR = 'vendor';
+
 /** A valid npm package name from the folder's name (`My App` → `my-app`). */
 function packageName(root: string): string {
   const name = path
@@ -101,8 +105,9 @@ function packageName(root: string): string {
 }
 
 /**
- * Points the app's Course dependencies at the tarballs in `packs` (`file:` paths relative to
- * the app); the compiler, which the build tools depend on, through `overrides`.
+ * Copies the tarballs in `packs` into the app's `vendor/` and points its Course dependencies at
+ * them (`file:vendor/…`); the compiler, which the build tools depend on, through `overrides`.
+ * Inside the app, they go wherever it goes: a clone, CI, a Docker build context.
  */
 function installFrom(root: string, packs: string): void {
   const version = ownVersion();
@@ -113,7 +118,10 @@ function installFrom(root: string, packs: string): void {
         `${file} not found: run \`npm pack --workspaces --pack-destination ${packs}\` in the Course repository`,
       );
     }
-    return `file:${path.relative(root, file).split(path.sep).join('/')}`;
+    const vendored = path.join(root, VENDOR, path.basename(file));
+    mkdirSync(path.dirname(vendored), { recursive: true });
+    if (path.resolve(file) !== vendored) copyFileSync(file, vendored);
+    return `file:${VENDOR}/${path.basename(file)}`;
   };
   const file = path.join(root, 'package.json');
   const manifest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string>>;

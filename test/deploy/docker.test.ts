@@ -4,13 +4,16 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { packedTarballs, run, startServer, text, type Running } from '../_install.js';
 import { deployFile } from '../_readme.js';
+import { of } from '../_readme-blocks.js';
 import { freePort } from '../_redis.js';
-import { CLI, removeApp, ROOT } from '../_utils.js';
+import { CLI, removeApp, ROOT, writeFile } from '../_utils.js';
 
 // No Docker engine runs where the tests run. README's Dockerfile is carried out here instead,
 // instruction by instruction, on an app `course init` wrote: each stage is a folder (its
 // WORKDIR), COPY copies from the app (less what .dockerignore names) or from an earlier stage,
-// RUN runs its command there, and the last stage's CMD is started with its ENV.
+// RUN runs its command there, and the last stage's CMD is started with its ENV. Before each
+// `npm ci`, every `file:` tarball the lock file names must be in the stage: a Docker build has
+// only its context, where the machine's npm cache would hide a missing one.
 
 const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 const DOCKERFILE = deployFile(README, 'Dockerfile');
@@ -35,7 +38,7 @@ describe("README's Dockerfile", () => {
     expect(instructions.some((i) => i.name === 'USER' && i.args === 'node')).toBe(true);
   });
 
-  it('builds and serves an app `course init` wrote, its last stage with production packages only', async () => {
+  it('builds and serves an app `course init` wrote and its public/ files, its last stage with production packages only', async () => {
     const parent = mkdtempSync(path.join(os.tmpdir(), 'course-docker-'));
     work.push(parent);
     await run(process.execPath, [CLI, 'init', 'my-app', '--packages', await packedTarballs()], {
@@ -43,6 +46,17 @@ describe("README's Dockerfile", () => {
     });
     const context = path.join(parent, 'my-app');
     await run('npm', ['install', '--no-audit', '--no-fund'], { cwd: context }); // the lock file
+    // What the image copies from the context is in every app `course init --packages` writes
+    // (and installs).
+    for (const copy of parse(DOCKERFILE).filter((i) => i.name === 'COPY')) {
+      if (copy.args.startsWith('--from=')) continue;
+      for (const source of copy.args.split(/\s+/).slice(0, -1))
+        expect(existsSync(path.join(context, source)), `COPY ${source}`).toBe(true);
+    }
+    // README's static files, served from `public/` by the compiled app.
+    for (const block of of('file').filter((b) => b.marker.app === 'features'))
+      if (/^(app\/Middleware\/Assets|routers\/assets|public\/)/.test(block.marker.path))
+        writeFile(context, block.marker.path, block.text);
     const { dir, env, cmd } = await carryOut(DOCKERFILE, context, parent);
 
     const installed = (name: string) => existsSync(path.join(dir, 'node_modules', name));
@@ -59,6 +73,7 @@ describe("README's Dockerfile", () => {
     expect(await text(`http://127.0.0.1:${port}/hello/ada`)).toBe(
       '{"greeting":"Hello, ada!","self":"/hello/ada"}',
     );
+    expect(await text(`http://127.0.0.1:${port}/assets/hello.txt`)).toBe('hello from a file\n');
   }, 300_000);
 });
 
@@ -115,6 +130,7 @@ async function carryOut(dockerfile: string, context: string, parent: string) {
         });
       }
     } else if (name === 'RUN') {
+      if (/\bnpm ci\b/.test(args)) expectTarballsIn(dir);
       await run('sh', ['-c', args], { cwd: dir, env: { ...process.env, ...env } });
     } else if (name === 'ENV') {
       for (const pair of args.split(/\s+/)) {
@@ -127,4 +143,17 @@ async function carryOut(dockerfile: string, context: string, parent: string) {
     }
   }
   return { dir, env, cmd };
+}
+
+/** Every `file:` path the stage's lock file names is a file inside the stage. */
+function expectTarballsIn(dir: string): void {
+  const lock = readFileSync(path.join(dir, 'package-lock.json'), 'utf8');
+  const files = [...lock.matchAll(/"file:([^"]+)"/g)].map((m) => m[1]!);
+  expect(files.length, 'the app installs Course from tarballs').toBeGreaterThan(0);
+  for (const file of files) {
+    const where = path.resolve(dir, file);
+    expect(where.startsWith(dir + path.sep) && existsSync(where), `npm ci needs ${file}`).toBe(
+      true,
+    );
+  }
 }

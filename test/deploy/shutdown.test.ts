@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Course } from 'course-router';
 import { freePort } from '../_redis.js';
 import { buildApp, importTable, removeApp, ROOT, writeApp } from '../_utils.js';
+import { stopsGracefully } from './_graceful.js';
 
 // The server `course init` writes, as it is: HOST and PORT read, SIGTERM and SIGINT wired to
 // `app.close()`.
@@ -27,21 +27,9 @@ describe("`course init`'s server on SIGTERM", () => {
   it('finishes the request in flight, closes idle connections, refuses new ones, exits 0', async () => {
     const port = await freePort();
     const child = await startServer(dir, port);
-    const idle = await keepAliveConnection(port);
-    const slow = fetch(`http://127.0.0.1:${port}/slow`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-
-    await idle.closed;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toMatchObject({
-      cause: { code: 'ECONNREFUSED' },
-    });
-    const answer = await slow;
+    const answer = await stopsGracefully(child, port, '/slow');
     expect([answer.status, await answer.text()]).toEqual([200, 'slow done']);
     expect(answer.headers.get('connection')).toBe('close');
-    expect(await exit).toBe(0);
   }, 20_000);
 });
 
@@ -88,15 +76,4 @@ function startServer(cwd: string, port: number): Promise<ChildProcess> {
       reject(new Error(`server exited with ${String(code)}: ${stderr}`)),
     );
   });
-}
-
-/** A connection that asked for `/` with keep-alive and now waits, idle. */
-async function keepAliveConnection(port: number): Promise<{ closed: Promise<void> }> {
-  const socket: Socket = connect(port, '127.0.0.1');
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  await new Promise<void>((resolve) => {
-    socket.once('data', () => resolve());
-    socket.write('GET / HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n');
-  });
-  return { closed };
 }

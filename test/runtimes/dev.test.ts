@@ -44,8 +44,12 @@ createServer((_, res) => res.end('stand-in')).listen(Number(process.env.PORT), '
 const readArgv = (dir: string): unknown =>
   JSON.parse(readFileSync(path.join(dir, 'argv.json'), 'utf8'));
 
-/** Checks the app's `dev` script is `script`, and starts `npm run dev` on a free port. */
-async function runDev(dir: string, script: string): Promise<{ port: number; server: Running }> {
+/** Checks the app's `dev` script is `script`, and starts `npm run dev` (with `args`) on a free port. */
+async function runDev(
+  dir: string,
+  script: string,
+  args: string[] = [],
+): Promise<{ port: number; server: Running }> {
   const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
     scripts: Record<string, string>;
   };
@@ -53,7 +57,10 @@ async function runDev(dir: string, script: string): Promise<{ port: number; serv
   installBins(dir);
   const port = await freePort();
   const env = { ...process.env, PORT: String(port) };
-  return { port, server: await startServer('npm', ['run', 'dev'], { cwd: dir, env, port }) };
+  return {
+    port,
+    server: await startServer('npm', ['run', 'dev', ...args], { cwd: dir, env, port }),
+  };
 }
 
 /** Polls `target` until it answers 200 with `body` (the server restarts after a rebuild). */
@@ -109,12 +116,20 @@ describe('npm run dev', () => {
 describe('npm run dev (workers)', () => {
   // wrangler needs Node 22.12+ and does not serve under Bun: a stand-in `wrangler` on PATH
   // records how it was started and listens, while the watcher rebuilds the routes it bundles.
-  it('`course watch --serve worker.ts --runtime workers` runs `wrangler dev` and rebuilds the routes', async () => {
+  it("`course watch --serve worker.ts --runtime workers` runs `wrangler dev` with README's flags, and rebuilds the routes", async () => {
     const dir = await initApp('workers', work, false);
     standIn(path.join(dir, 'node_modules/.bin'), 'wrangler');
-    const { server } = await runDev(dir, 'course watch --serve worker.ts --runtime workers');
+    // README's way of passing wrangler a flag through npm.
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const command = /`npm run dev (-- -- --port 8787)`/.exec(readme)?.[1];
+    expect(command, 'README passes wrangler --port through npm').toBeDefined();
+    const { server } = await runDev(
+      dir,
+      'course watch --serve worker.ts --runtime workers',
+      command!.split(' '),
+    );
     try {
-      expect(readArgv(dir)).toEqual(['dev', 'worker.ts']);
+      expect(readArgv(dir)).toEqual(['dev', '--port', '8787', 'worker.ts']);
       const routes = readFileSync(path.join(dir, 'routes.ts'), 'utf8');
       writeFile(dir, 'routes.ts', `${routes}Course.get('/bye', () => 'bye').name('bye');\n`);
       const generated = path.join(dir, 'generated/routes.gen.ts');

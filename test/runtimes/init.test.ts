@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -55,6 +55,10 @@ describe('course init --runtime', () => {
 
   it('workers: a Worker module and wrangler.jsonc that wrangler bundles and workerd serves', async () => {
     const dir = await initApp('workers', work);
+    // wrangler's own state (.wrangler/) stays out of git.
+    expect(readFileSync(path.join(dir, '.gitignore'), 'utf8')).toBe(
+      'node_modules/\ndist/\n.wrangler/\n',
+    );
     for (const file of ['worker.ts', 'course.config.ts'])
       expect(readFileSync(path.join(dir, file), 'utf8'), file).toBe(deployFile(README, file));
     const { port, stop } = await serveOnWorkerd(dir);
@@ -74,6 +78,28 @@ describe('course init --runtime', () => {
     );
     expect(tsc.stdout).toContain("server.ts(6,20): error TS2551: Property 'serv' does not exist");
   }, 60_000);
+
+  it('--packages: copies the tarballs into vendor/, which the app installs from wherever it goes', async () => {
+    const parent = mkdtempSync(path.join(os.tmpdir(), 'course-init-packs-'));
+    work.push(parent);
+    const packs = path.join(parent, 'packs');
+    mkdirSync(packs);
+    const names = ['course-compiler', 'course-kit', 'course-router'];
+    for (const name of names) writeFileSync(path.join(packs, `${name}-0.1.0.tgz`), name);
+    await run(process.execPath, [CLI, 'init', 'app', '--packages', packs], { cwd: parent });
+    const dir = path.join(parent, 'app');
+    for (const name of names)
+      expect(readFileSync(path.join(dir, `vendor/${name}-0.1.0.tgz`), 'utf8')).toBe(name);
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, string>
+    >;
+    expect([
+      manifest['dependencies']!['course-router'],
+      manifest['devDependencies']!['course-kit'],
+      manifest['overrides']!['course-compiler'],
+    ]).toEqual([...names].reverse().map((name) => `file:vendor/${name}-0.1.0.tgz`));
+  });
 
   it('refuses a runtime it does not know, naming the ones it does', async () => {
     const parent = mkdtempSync(path.join(os.tmpdir(), 'course-init-bad-'));

@@ -10,3 +10,8 @@ const server = Bun.serve({
     app.fetch(request, { remoteAddress: server.requestIP(request)?.address }),
 });
 console.log(`Listening on ${server.url}`);
+
+// On SIGTERM (docker stop, Kubernetes) or Ctrl-C: take no new connection, let the requests in
+// flight finish (idle keep-alive connections close at once), then exit 0.
+for (const signal of ['SIGTERM', 'SIGINT'] as const)
+  process.once(signal, () => void server.stop().then(() => process.exit(0)));

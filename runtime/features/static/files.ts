@@ -121,10 +121,28 @@ async function realRootOf(root: string | URL): Promise<string | undefined> {
       typeof root === 'string'
         ? path.resolve(root)
         : (await (toPath ??= import('node:url').then((url) => url.fileURLToPath)))(root);
-    const real = await fs.realpath(folder);
+    let real: string;
+    try {
+      real = await fs.realpath(folder);
+    } catch {
+      warnMissing(folder);
+      return undefined;
+    }
     realRoots.set(key, real);
     return real;
   } catch {
     return undefined;
   }
+}
+
+// Folders already said to be missing: one warning each, however many requests ask.
+const warned = new Set<string>();
+
+/** Says once that a served folder is not there: otherwise every file is a silent 404. */
+function warnMissing(folder: string): void {
+  if (warned.has(folder)) return;
+  warned.add(folder);
+  console.warn(
+    `course: ServeStatic's root ${folder} does not exist (a relative root is resolved from the working directory): every file under it is a 404`,
+  );
 }

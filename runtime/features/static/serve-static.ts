@@ -18,8 +18,9 @@ import { acceptedEncodings } from '../encodings.js';
  */
 export class ServeStatic {
   /**
-   * The folder: a path (absolute, or relative to the working directory), or a `file:` URL
-   * (`new URL('../../public/', import.meta.url)`, beside the app's code wherever it runs).
+   * The folder: a path (absolute, or relative to the working directory: `'public'` is the same
+   * folder under tsx and from `dist/`), or a `file:` URL (relative to `import.meta.url`, it
+   * follows the module into `dist/` once compiled). A folder that is not there is one warning.
    */
   protected root: string | URL = 'public';
   /** `Cache-Control: public, max-age=…` in seconds. */

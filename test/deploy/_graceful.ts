@@ -1,0 +1,45 @@
+import type { ChildProcess } from 'node:child_process';
+import { connect } from 'node:net';
+import { expect } from 'vitest';
+
+/**
+ * Sends `child`, a server on `port`, SIGTERM while an idle keep-alive connection is open and a
+ * GET of `slow` is in flight; requires the idle connection closed, a new connection refused and
+ * the process to exit 0. Resolves to the slow request's answer, for the caller to check.
+ */
+export async function stopsGracefully(
+  child: ChildProcess,
+  port: number,
+  slow: string,
+  output: () => string = () => '',
+): Promise<Response> {
+  const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const idle = await keepAliveConnection(port);
+  const inFlight = fetch(`http://127.0.0.1:${port}${slow}`).catch((error: Error) => error);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  child.kill('SIGTERM');
+
+  await idle.closed;
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toMatchObject({
+    cause: { code: 'ECONNREFUSED' },
+  });
+  const answer = await inFlight;
+  if (answer instanceof Error)
+    throw new Error(`GET ${slow} failed: ${String(answer)}\n${output()}`);
+  expect(await exit, output()).toBe(0);
+  return answer;
+}
+
+// --- internal ---
+
+/** A connection that asked for `/` with keep-alive and now waits, idle. */
+async function keepAliveConnection(port: number): Promise<{ closed: Promise<void> }> {
+  const socket = connect(port, '127.0.0.1');
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  await new Promise<void>((resolve) => {
+    socket.once('data', () => resolve());
+    socket.write('GET / HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n');
+  });
+  return { closed };
+}
