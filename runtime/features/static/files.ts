@@ -74,7 +74,7 @@ export async function readWhole(
   length: number,
 ): Promise<Uint8Array> {
   try {
-    const buffer = new Uint8Array(length);
+    const buffer = Buffer.allocUnsafe(length);
     let read = 0;
     while (read < length) {
       const bytesRead = await readAt(file.fd, buffer, read, length - read, start + read);

@@ -98,7 +98,7 @@ export class ServeStatic {
 // --- internal ---
 
 /** Files up to this size are read whole (and sent with a `Content-Length`); larger ones stream. */
-const READ_WHOLE = 64 * 1024;
+const READ_WHOLE = 256 * 1024;
 const SIBLINGS: readonly ['br' | 'gzip', string][] = [
   ['br', '.br'],
   ['gzip', '.gz'],
