@@ -87,32 +87,45 @@ export async function readWhole(
   }
 }
 
-/** `fs.read`'s byte count as a promise (the callback form: no `FileHandle` to make and track). */
-export function readAt(
-  fd: number,
-  buffer: Uint8Array,
-  offset: number,
-  length: number,
-  position: number,
-): Promise<number> {
-  return new Promise((resolve, reject) =>
-    loaded!.fs.read(fd, buffer, offset, length, position, (error, bytesRead) =>
-      error ? reject(error) : resolve(bytesRead),
-    ),
-  );
-}
-
 /**
- * The bytes `start`–`end` (inclusive) as a node: stream read `chunk` bytes at a time; it closes
- * the file when it ends, fails or is destroyed.
+ * The bytes `start`–`end` (inclusive) as a web byte stream that reads the file itself as the
+ * client takes them, into the buffers the stream hands it: no node: stream under it, no chunk
+ * copied. It reads nothing before it is asked, and closes the file once it ends, fails or is
+ * cancelled (the client left).
  */
-export function readStreamOf(
-  file: OpenFile,
-  start: number,
-  end: number,
-  chunk: number,
-): import('node:fs').ReadStream {
-  return loaded!.fs.createReadStream('', { fd: file.fd, start, end, highWaterMark: chunk });
+export function streamOf(file: OpenFile, start: number, end: number): ReadableStream<Uint8Array> {
+  let position = start;
+  let closed = false;
+  const finish = () => {
+    if (!closed) closeFile(file);
+    closed = true;
+  };
+  return new ReadableStream({
+    type: 'bytes',
+    autoAllocateChunkSize: CHUNK,
+    async pull(controller) {
+      const request = controller.byobRequest!;
+      const view = request.view!;
+      const into = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+      let read: number;
+      try {
+        read = await readAt(file.fd, into, 0, Math.min(into.length, end + 1 - position), position);
+      } catch (error) {
+        finish();
+        return controller.error(error);
+      }
+      position += read;
+      // A closed stream takes no more bytes: they are given first.
+      if (read > 0) request.respond(read);
+      if (read === 0 || position > end) {
+        // The file ends here, or was cut shorter since it was opened.
+        finish();
+        controller.close();
+        if (read === 0) request.respond(0);
+      }
+    },
+    cancel: finish,
+  });
 }
 
 /** The content type of a file name, from the `mime` package's table; `undefined` when unknown. */
@@ -122,6 +135,9 @@ export async function typeOf(name: string): Promise<string | undefined> {
 }
 
 // --- internal ---
+
+/** The bytes a stream reads from its file at a time. */
+const CHUNK = 64 * 1024;
 
 interface NodeModules {
   fs: typeof import('node:fs');
@@ -157,4 +173,19 @@ async function realRootOf(root: string | URL): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/** `fs.read`'s byte count as a promise (the callback form: no `FileHandle` to make and track). */
+function readAt(
+  fd: number,
+  buffer: Uint8Array,
+  offset: number,
+  length: number,
+  position: number,
+): Promise<number> {
+  return new Promise((resolve, reject) =>
+    loaded!.fs.read(fd, buffer, offset, length, position, (error, bytesRead) =>
+      error ? reject(error) : resolve(bytesRead),
+    ),
+  );
 }

@@ -2,8 +2,7 @@ import { requireContext } from '../../http/context.js';
 import { NotFoundHttpException } from '../../http/errors.js';
 import type { CourseRequest } from '../../http/request.js';
 import type { CourseResponse } from '../../http/response.js';
-import { fileResponse } from './file-response.js';
-import { closeFile, openInside, readWhole, typeOf, type OpenFile } from './files.js';
+import { closeFile, openInside, readWhole, streamOf, typeOf, type OpenFile } from './files.js';
 import { rangeOf } from './range.js';
 import { acceptedEncodings } from '../encodings.js';
 
@@ -185,7 +184,7 @@ async function send(
     return response;
   }
   const init = { status: response.status, headers: { ...headers } };
-  if (request.method !== 'HEAD') return fileResponse(file, start, end, init);
+  if (request.method !== 'HEAD') return new Response(streamOf(file, start, end), init);
   closeFile(file);
   // A stand-in for the file's body, never read: the compressor plans the GET's headers from it
   // (Content-Encoding, Vary), and the adapters cancel it unsent.

@@ -14,7 +14,6 @@ import { finalHeaders, isFraming, NULL_BODY_STATUS } from './_common.js';
 import { logError } from '../log.js';
 import { requestLog, streamFailed } from '../request-log.js';
 import { compressor } from '../../features/compress.js';
-import { nodeBodyOf } from '../../features/static/file-response.js';
 import { withoutFragment } from '../path.js';
 import { CourseRequest, type RequestSource } from '../request.js';
 import type { RouteTable } from '../../types.js';
@@ -176,8 +175,7 @@ function sendFetchResponse(response: Response, res: ServerResponse, head: boolea
   }
   // A stream that errors, or a client that leaves, ends both sides: the connection is cut and
   // the body's stream cancelled, so its source stops producing. Only the first is a failure.
-  // A static file is piped from the file itself.
-  const source = nodeBodyOf(response) ?? Readable.fromWeb(response.body as WebStream<Uint8Array>);
+  const source = Readable.fromWeb(response.body as WebStream<Uint8Array>);
   pipeline(source, res, (error) => {
     if (!error) return;
     if ((error as { code?: unknown }).code !== 'ERR_STREAM_PREMATURE_CLOSE')
