@@ -11,7 +11,7 @@ import { servedApp } from '../_utils.js';
 // the connection goes. Whatever the server keeps of such answers (their bodies, their files)
 // would stay for good, and a few such connections would end the process.
 const base = mkdtempSync(path.join(os.tmpdir(), 'course-pipelined-'));
-writeFileSync(path.join(base, 'big.txt'), 'abcdefgh\n'.repeat(30_000));
+writeFileSync(path.join(base, 'big.txt'), 'abcdefgh\n'.repeat(60_000));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 const state = servedApp(

@@ -6,21 +6,21 @@ import { rawHttp } from '../_raw-http.js';
 import { servedApp } from '../_utils.js';
 
 // A HEAD gets the headers its GET gets, bodies aside (RFC 9110 §9.3.2), with `compress` on:
-// static files read whole (up to 64 KiB) and streamed (larger), compressible and not, with and
+// static files read whole (up to 256 KiB) and streamed (larger), compressible and not, with and
 // without Accept-Encoding; and a route's answer. Over raw sockets to node:http, and through Fetch.
 const base = mkdtempSync(path.join(os.tmpdir(), 'course-static-head-'));
 const root = path.join(base, 'public');
 mkdirSync(root, { recursive: true });
 const TEXT = 'All work and no play makes Jack a dull boy.\n';
 writeFileSync(path.join(root, 'small.txt'), TEXT.repeat(50));
-writeFileSync(path.join(root, 'big.txt'), TEXT.repeat(6000));
+writeFileSync(path.join(root, 'big.txt'), TEXT.repeat(10_000));
 writeFileSync(
   path.join(root, 'small.png'),
   new Uint8Array(3000).map((_, i) => i % 251),
 );
 writeFileSync(
   path.join(root, 'big.png'),
-  new Uint8Array(300_000).map((_, i) => i % 251),
+  new Uint8Array(600_000).map((_, i) => i % 251),
 );
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 

@@ -14,7 +14,8 @@ import { servedApp } from '../_utils.js';
 const SECRET = 'TOP-SECRET-CONTENT';
 const base = mkdtempSync(path.join(os.tmpdir(), 'course-static-'));
 const root = path.join(base, 'public');
-const BIG = new Uint8Array(200 * 1024).map((_, i) => i % 251);
+// Past the size read whole (256 KiB): streamed.
+const BIG = new Uint8Array(1024 * 1024).map((_, i) => i % 251);
 const SCRIPT = 'console.log("hello from app.js");'.repeat(20);
 for (const dir of ['sub', '.git', 'empty']) mkdirSync(path.join(root, dir), { recursive: true });
 writeFileSync(path.join(base, 'secret.txt'), SECRET);
@@ -115,6 +116,7 @@ describe('serving', () => {
   it('a large file streams whole, and a range of it', async () => {
     const whole = await raw('/assets/big.bin');
     expect(whole.status).toBe(200);
+    expect(whole.headers['transfer-encoding']).toBe('chunked');
     expect(whole.headers['content-type']).toBe('application/octet-stream');
     expect(Buffer.compare(whole.body, Buffer.from(BIG))).toBe(0);
     const part = await raw('/assets/big.bin', { range: 'bytes=100000-100009' });

@@ -1,5 +1,4 @@
 import type { Stats } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
 
 /**
  * What `ServeStatic` reads from the disk: the node: modules and the mime table are loaded the
@@ -7,7 +6,8 @@ import type { FileHandle } from 'node:fs/promises';
  * system) never loads them.
  */
 export interface OpenFile {
-  handle: FileHandle;
+  /** The open descriptor: closed by `closeFile`, `readWhole` or the stream that reads it. */
+  fd: number;
   stats: Stats;
   /** The served file's path (a `.br`/`.gz` sibling's, when one is sent). */
   path: string;
@@ -17,6 +17,11 @@ export interface OpenFile {
  * Opens `relative` (safe segments, see `safeSegments`) inside `root`, only when the file, once
  * every symlink is resolved, is still inside the real `root`; `undefined` when there is no such
  * regular file.
+ *
+ * The path is resolved, checked and opened by synchronous calls, as nginx opens a file and as
+ * Hono's `serveStatic` stats one: each is a few microseconds on a file the kernel has cached,
+ * while each call handed to libuv's thread pool costs some 50 µs of CPU in its hand-offs (a
+ * 1 KiB file's six calls there were most of its request). The contents are read from the pool.
  */
 export async function openInside(
   root: string | URL,
@@ -28,32 +33,38 @@ export async function openInside(
   const wanted = path.join(realRoot, ...relative);
   let real: string;
   try {
-    real = await fs.realpath(wanted);
+    real = fs.realpathSync.native(wanted);
   } catch {
     return undefined;
   }
   if (real !== realRoot && !real.startsWith(realRoot + path.sep)) return undefined;
   // Only a regular file or a folder is opened: opening a named pipe or a device waits for a
-  // writer, holding one of the few threads every file and zlib call shares, for ever.
-  try {
-    const kind = await fs.stat(real);
-    if (!kind.isFile() && !kind.isDirectory()) return undefined;
-  } catch {
-    return undefined;
-  }
-  let handle: FileHandle;
+  // writer, holding the event loop (or, opened from the pool, one of its few threads) for ever.
+  const kind = fs.statSync(real, { throwIfNoEntry: false });
+  if (kind === undefined || (!kind.isFile() && !kind.isDirectory())) return undefined;
+  let fd: number;
   try {
     // Non-blocking as well: a file swapped for a pipe between the two calls does not wait either.
-    handle = await fs.open(real, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    fd = fs.openSync(real, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   } catch {
     return undefined;
   }
-  const stats = await handle.stat();
-  if (!stats.isFile() && !stats.isDirectory()) {
-    await handle.close();
+  let stats: Stats;
+  try {
+    stats = fs.fstatSync(fd);
+  } catch {
+    fs.closeSync(fd);
     return undefined;
   }
-  return { handle, stats, path: real };
+  const file = { fd, stats, path: real };
+  if (!stats.isFile() && !stats.isDirectory()) return closeFile(file);
+  return file;
+}
+
+/** Closes `file` (at once: closing a file opened for reading does not wait for the disk). */
+export function closeFile(file: OpenFile | undefined): undefined {
+  if (file !== undefined) loaded!.fs.closeSync(file.fd);
+  return undefined;
 }
 
 /** Reads `length` bytes from `start`, and closes the file. */
@@ -63,31 +74,58 @@ export async function readWhole(
   length: number,
 ): Promise<Uint8Array> {
   try {
-    const buffer = new Uint8Array(length);
+    const buffer = Buffer.allocUnsafe(length);
     let read = 0;
     while (read < length) {
-      const { bytesRead } = await file.handle.read(buffer, read, length - read, start + read);
+      const bytesRead = await readAt(file.fd, buffer, read, length - read, start + read);
       if (bytesRead === 0) break;
       read += bytesRead;
     }
     return read === length ? buffer : buffer.subarray(0, read);
   } finally {
-    await file.handle.close();
+    closeFile(file);
   }
 }
 
 /**
- * The bytes `start`–`end` (inclusive) as a web stream, read as the client takes them; the file
- * is closed when the stream ends, fails or is cancelled (the client left).
+ * The bytes `start`–`end` (inclusive) as a web byte stream that reads the file itself as the
+ * client takes them, into the buffers the stream hands it: no node: stream under it, no chunk
+ * copied. It reads nothing before it is asked, and closes the file once it ends, fails or is
+ * cancelled (the client left).
  */
-export async function streamOf(
-  file: OpenFile,
-  start: number,
-  end: number,
-): Promise<ReadableStream<Uint8Array>> {
-  const { Readable } = await import('node:stream');
-  const stream = file.handle.createReadStream({ start, end, autoClose: true });
-  return Readable.toWeb(stream) as unknown as ReadableStream<Uint8Array>;
+export function streamOf(file: OpenFile, start: number, end: number): ReadableStream<Uint8Array> {
+  let position = start;
+  let closed = false;
+  const finish = () => {
+    if (!closed) closeFile(file);
+    closed = true;
+  };
+  return new ReadableStream({
+    type: 'bytes',
+    autoAllocateChunkSize: CHUNK,
+    async pull(controller) {
+      const request = controller.byobRequest!;
+      const view = request.view!;
+      const into = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+      let read: number;
+      try {
+        read = await readAt(file.fd, into, 0, Math.min(into.length, end + 1 - position), position);
+      } catch (error) {
+        finish();
+        return controller.error(error);
+      }
+      position += read;
+      // A closed stream takes no more bytes: they are given first.
+      if (read > 0) request.respond(read);
+      if (read === 0 || position > end) {
+        // The file ends here, or was cut shorter since it was opened.
+        finish();
+        controller.close();
+        if (read === 0) request.respond(0);
+      }
+    },
+    cancel: finish,
+  });
 }
 
 /** The content type of a file name, from the `mime` package's table; `undefined` when unknown. */
@@ -98,16 +136,24 @@ export async function typeOf(name: string): Promise<string | undefined> {
 
 // --- internal ---
 
-let modules:
-  Promise<{ fs: typeof import('node:fs/promises'); path: typeof import('node:path') }> | undefined;
+/** The bytes a stream reads from its file at a time. */
+const CHUNK = 64 * 1024;
+
+interface NodeModules {
+  fs: typeof import('node:fs');
+  path: typeof import('node:path');
+}
+let modules: Promise<NodeModules> | undefined;
+// The modules once loaded: every file served was opened by `openInside`, which loads them.
+let loaded: NodeModules | undefined;
 let mimeTable: Promise<typeof import('mime')> | undefined;
 // Real paths of served folders; a folder that does not exist is looked for again.
 const realRoots = new Map<string, string>();
 let toPath: Promise<typeof import('node:url').fileURLToPath> | undefined;
 
 function nodeModules() {
-  return (modules ??= Promise.all([import('node:fs/promises'), import('node:path')]).then(
-    ([fs, path]) => ({ fs, path }),
+  return (modules ??= Promise.all([import('node:fs'), import('node:path')]).then(
+    ([fs, path]) => (loaded = { fs, path }),
   ));
 }
 
@@ -123,7 +169,7 @@ async function realRootOf(root: string | URL): Promise<string | undefined> {
         : (await (toPath ??= import('node:url').then((url) => url.fileURLToPath)))(root);
     let real: string;
     try {
-      real = await fs.realpath(folder);
+      real = await fs.promises.realpath(folder);
     } catch {
       warnMissing(folder);
       return undefined;
@@ -144,5 +190,20 @@ function warnMissing(folder: string): void {
   warned.add(folder);
   console.warn(
     `course: ServeStatic's root ${folder} does not exist (a relative root is resolved from the working directory): every file under it is a 404`,
+  );
+}
+
+/** `fs.read`'s byte count as a promise (the callback form: no `FileHandle` to make and track). */
+function readAt(
+  fd: number,
+  buffer: Uint8Array,
+  offset: number,
+  length: number,
+  position: number,
+): Promise<number> {
+  return new Promise((resolve, reject) =>
+    loaded!.fs.read(fd, buffer, offset, length, position, (error, bytesRead) =>
+      error ? reject(error) : resolve(bytesRead),
+    ),
   );
 }

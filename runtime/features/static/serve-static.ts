@@ -2,7 +2,7 @@ import { requireContext } from '../../http/context.js';
 import { NotFoundHttpException } from '../../http/errors.js';
 import type { CourseRequest } from '../../http/request.js';
 import type { CourseResponse } from '../../http/response.js';
-import { openInside, readWhole, streamOf, typeOf, type OpenFile } from './files.js';
+import { closeFile, openInside, readWhole, streamOf, typeOf, type OpenFile } from './files.js';
 import { rangeOf } from './range.js';
 import { acceptedEncodings } from '../encodings.js';
 
@@ -53,14 +53,11 @@ export class ServeStatic {
     let relative = segments;
     let file = await openInside(this.root, relative);
     if (file?.stats.isDirectory()) {
-      await file.handle.close();
+      closeFile(file);
       relative = [...segments, 'index.html'];
       file = this.index ? await openInside(this.root, relative) : undefined;
     }
-    if (file === undefined || !file.stats.isFile()) {
-      await file?.handle.close();
-      return undefined;
-    }
+    if (file === undefined || !file.stats.isFile()) return closeFile(file);
     // The type of the name asked for, whatever a symlink or a sibling is called.
     const type = (await typeOf(relative[relative.length - 1] ?? '')) ?? 'application/octet-stream';
     if (this.precompressed) {
@@ -84,11 +81,11 @@ export class ServeStatic {
       if (!accepted.includes(encoding)) continue;
       const other = await openInside(this.root, [...dir, base + extension]);
       if (other?.stats.isFile()) {
-        await file.handle.close();
+        closeFile(file);
         response.headers['content-encoding'] = encoding;
         return other;
       }
-      await other?.handle.close();
+      closeFile(other);
     }
     return file;
   }
@@ -101,7 +98,7 @@ export class ServeStatic {
 // --- internal ---
 
 /** Files up to this size are read whole (and sent with a `Content-Length`); larger ones stream. */
-const READ_WHOLE = 64 * 1024;
+const READ_WHOLE = 256 * 1024;
 const SIBLINGS: readonly ['br' | 'gzip', string][] = [
   ['br', '.br'],
   ['gzip', '.gz'],
@@ -156,7 +153,7 @@ async function send(
   headers['last-modified'] = modified;
   headers['cache-control'] = cacheControl;
   if (notModified(request, etag, mtime)) {
-    await file.handle.close();
+    closeFile(file);
     response.status = 304;
     response.body = null;
     return response;
@@ -169,7 +166,7 @@ async function send(
       ? rangeOf(request.getHeader('range'), size)
       : undefined;
   if (range === 'unsatisfiable') {
-    await file.handle.close();
+    closeFile(file);
     response.status = 416;
     headers['content-range'] = `bytes */${size}`;
     delete headers['content-type'];
@@ -187,14 +184,12 @@ async function send(
     response.body = await readWhole(file, start, length);
     return response;
   }
-  let body: ReadableStream<Uint8Array>;
-  if (request.method === 'HEAD') {
-    await file.handle.close();
-    // A stand-in for the file's body, never read: the compressor plans the GET's headers from it
-    // (Content-Encoding, Vary), and the adapters cancel it unsent.
-    body = new ReadableStream<Uint8Array>();
-  } else body = await streamOf(file, start, end);
-  return new Response(body, { status: response.status, headers: { ...headers } });
+  const init = { status: response.status, headers: { ...headers } };
+  if (request.method !== 'HEAD') return new Response(streamOf(file, start, end), init);
+  closeFile(file);
+  // A stand-in for the file's body, never read: the compressor plans the GET's headers from it
+  // (Content-Encoding, Vary), and the adapters cancel it unsent.
+  return new Response(new ReadableStream<Uint8Array>(), init);
 }
 
 /** `If-None-Match` (weakly) names the ETag, or, without it, `If-Modified-Since` is not older. */
