@@ -1,9 +1,17 @@
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
 import { run, startServer } from '../_install.js';
 import { freePort } from '../_redis.js';
-import { ROOT } from '../_utils.js';
+import { deployFile } from '../_readme.js';
+import { buildApp, ROOT, writeApp } from '../_utils.js';
 
 // The runtimes come from npm: the binary packages are optional dependencies of the repository
 // (`npm ci` installs them on linux-x64 from the registry, with nothing downloaded at install).
@@ -24,6 +32,22 @@ const BINARIES = {
   deno: ['@deno/linux-x64-glibc', 'deno'],
   workerd: ['@cloudflare/workerd-linux-64', 'bin/workerd'],
 } as const;
+
+/**
+ * Writes an app of `files` and of README's deploy files named `deployFiles` (its `bun.ts`,
+ * `deno.ts`…), links `course-kit` into it (the deploy files' config imports it), and builds it.
+ */
+export async function runtimeApp(
+  files: Record<string, string>,
+  deployFiles: readonly string[],
+): Promise<string> {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  for (const file of deployFiles) files[file] = deployFile(readme, file);
+  const dir = writeApp(files);
+  symlinkSync(path.join(ROOT, 'cli'), path.join(dir, 'node_modules/course-kit'), 'dir');
+  await buildApp(dir);
+  return dir;
+}
 
 /** wrangler's CLI (it needs Node 22: the tests run it with Bun). */
 export const WRANGLER = path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js');

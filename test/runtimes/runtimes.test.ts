@@ -1,4 +1,4 @@
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { serve as serveFetch } from '@hono/node-server';
@@ -6,13 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Course } from 'course-router';
 import { rawExchange } from '../_child.js';
 import { startServer, type Running } from '../_install.js';
-import { deployFile } from '../_readme.js';
 import { freePort, startRedis } from '../_redis.js';
-import { buildApp, importTable, removeApp, ROOT, writeApp } from '../_utils.js';
+import { importTable, removeApp } from '../_utils.js';
 import {
   call,
   exchange,
   fixtureFiles,
+  runtimeApp,
   runtimeBinary,
   serveOnWorkerd,
   type Seen,
@@ -22,18 +22,13 @@ import {
 // files for Bun, Deno and Cloudflare Workers (bundled by wrangler, served by workerd); the same
 // requests to each, the same answers required.
 
-const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 const FILES = ['bun.ts', 'deno.ts', 'worker.ts', 'wrangler.jsonc', 'course.config.ts'];
 let dir: string;
 const stops: (() => Promise<void> | void)[] = [];
 const transcripts: Record<string, Promise<(Seen & { request: string })[]>> = {};
 
 beforeAll(async () => {
-  const files = fixtureFiles();
-  for (const file of FILES) files[file] = deployFile(README, file);
-  dir = writeApp(files);
-  symlinkSync(path.join(ROOT, 'cli'), path.join(dir, 'node_modules/course-kit'), 'dir');
-  await buildApp(dir);
+  dir = await runtimeApp(fixtureFiles(), FILES);
 }, 60_000);
 afterAll(async () => {
   for (const stop of stops.reverse()) await stop();

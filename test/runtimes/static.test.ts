@@ -1,12 +1,11 @@
-import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer } from '../_install.js';
-import { deployFile } from '../_readme.js';
 import { freePort } from '../_redis.js';
-import { buildApp, removeApp, ROOT, writeApp } from '../_utils.js';
-import { runtimeBinary } from './_runtimes.js';
+import { removeApp } from '../_utils.js';
+import { runtimeApp, runtimeBinary } from './_runtimes.js';
 
 // `ServeStatic` on Bun's and Deno's servers (README's bun.ts and deno.ts): a file read whole, one
 // streamed (a web byte stream reading the file's descriptor), a range of it, a 304; and clients
@@ -18,7 +17,6 @@ let dir: string;
 const stops: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
   const files: Record<string, string> = {
     'routes.ts': `
 import { Course } from 'course-router';
@@ -32,12 +30,8 @@ export class Assets extends ServeStatic {
 }`,
     'public/small.txt': SMALL,
   };
-  for (const file of ['bun.ts', 'deno.ts', 'course.config.ts'])
-    files[file] = deployFile(readme, file);
-  dir = writeApp(files);
+  dir = await runtimeApp(files, ['bun.ts', 'deno.ts', 'course.config.ts']);
   writeFileSync(path.join(dir, 'public/big.bin'), BIG);
-  symlinkSync(path.join(ROOT, 'cli'), path.join(dir, 'node_modules/course-kit'), 'dir');
-  await buildApp(dir);
 }, 60_000);
 afterAll(async () => {
   for (const stop of stops.reverse()) await stop();
