@@ -164,7 +164,7 @@ async function readStream(request: Request, limit: number, timeout: number): Pro
 }
 
 /**
- * A body of `length` bytes (within the limit), read by the runtime (`arrayBuffer()`): its own
+ * A body of `length` bytes (within the limit), read by the runtime (`bytesOf`): its own
  * reader, no stream reader and abort listener of ours. A client that goes breaks the stream: 400.
  * Past `timeout`, the 408 closes the connection, which ends the runtime's read (the stream,
  * locked by it, cannot be cancelled from here).
