@@ -83,16 +83,21 @@ a group middleware checks; the route reads the body and answers JSON. Course (\`
 Hono on the same runtime's own server, 10 connections, ${ROUNDS} alternating rounds of ${SECONDS} s,
 medians (load average ${load} at the start). Server CPU per request from /proc; "Course / Hono" above 1 is Course ahead. "Idle": the share of the run the server's JavaScript thread neither ran nor waited in the run
 queue for a core (\`bench/sched.ts\`); the rest of a core its process did not use was spent queued. A body with
-a declared length is read by the runtime (\`arrayBuffer()\`) and one timer watches every read
-(before: a stream reader, a timer and an abort listener per request, a fifth of Bun's time).
+a declared length is read by the runtime (\`bytes()\`) and one timer watches every read, kept in
+the slots of an array (before: a stream reader, a timer and an abort listener per request, a fifth
+of Bun's time).
 What stays. In one process on each runtime, after the whole run of the JIT (\`npx tsx
-bench/fetch-ab.ts hono <runtime> <post|get>\`: 60,000 requests a side): the POST costs Course
-11.2 µs and Hono 7.8 µs on Bun, 30.7 and 16.5 µs on Deno; the GET 4.5 and 4.1 µs, 14.8 and 11.4 µs.
+bench/fetch-ab.ts hono <runtime> <post|get>\`: 60,000 requests a side, load average 8): the POST
+costs Course 1.41× Hono's CPU on Bun (18.8 against 13.1 µs), 1.45× on Deno (34.2 against 22.9 µs;
+before the body read by \`bytes()\` and the watchdog's array, 1.48× and 1.57×); the GET 1.14× on
+Bun, 1.16× to 1.42× on Deno (its code unchanged: the machine's noise). Most of the POST's
+difference is the body: without its read and parse the POST costs 0.68× on Bun, 0.56× on Deno
+(ARCHITECTURE.md, "The Fetch adapter").
 On Deno's server, a CPU profile over the inspector (\`Profiler\` of the DevTools protocol) of the
 POST: \`AsyncLocalStorage.run\`, which \`request()\` and the helpers need in any async code a route
 starts, is about a tenth (4.9 of 52 µs profiled; the server's CPU 47–58 µs a request with a plain
 variable in its place, 53–69 µs with it), and the rest is spread over the router's own steps —
-the body read (\`arrayBuffer()\` and its watchdog), its parse and the removal of prototypes, the
+the body read (\`bytes()\` and its watchdog), its parse and the removal of prototypes, the
 Host check, the request and response records, the \`Response\` — none over a tenth. A \`Response\`
 carries the response's header record and leaves \`Content-Length\` to the runtime's server (each
 header past the first cost 2 µs on Bun, 4–9 µs on Deno), and a body of declared length is read

@@ -1,26 +1,35 @@
 // Deadlines of the body reads in progress, kept by one timer for all of them: a timer per
 // request costs (10 µs to set and clear on Deno), where most reads end long before it fires.
+// Each read holds a slot of an array, reused once freed: a `Set` of the reads hashed each new
+// one, which cost a read 0.2 µs on Deno.
 
 /** A read being watched; `unwatch` it once it ends. */
 export interface Watched {
   readonly until: number;
   readonly expire: () => void;
+  /** Its index in `slots`. */
+  readonly slot: number;
 }
 
-const watched = new Set<Watched>();
+// The reads watched, at their `slot`; as long as the most reads ever watched at once.
+const slots: (Watched | undefined)[] = [];
+const free: number[] = [];
 let timer: ReturnType<typeof setTimeout> | undefined;
 let armedFor = Infinity;
 
 /** Calls `expire` in `ms` unless `unwatch` comes first. */
 export function watch(ms: number, expire: () => void): Watched {
-  const entry = { until: Date.now() + ms, expire };
-  watched.add(entry);
+  const entry: Watched = { until: Date.now() + ms, expire, slot: free.pop() ?? slots.length };
+  slots[entry.slot] = entry;
   if (entry.until < armedFor) arm(entry.until);
   return entry;
 }
 
+/** Stops watching `entry`: nothing when it expired already. */
 export function unwatch(entry: Watched): void {
-  watched.delete(entry);
+  if (slots[entry.slot] !== entry) return;
+  slots[entry.slot] = undefined;
+  free.push(entry.slot);
 }
 
 // --- internal ---
@@ -41,9 +50,10 @@ function sweep(): void {
   armedFor = Infinity;
   const now = Date.now();
   let next = Infinity;
-  for (const entry of watched) {
+  for (const entry of slots) {
+    if (entry === undefined) continue;
     if (entry.until <= now) {
-      watched.delete(entry);
+      unwatch(entry);
       entry.expire();
     } else if (entry.until < next) next = entry.until;
   }
