@@ -12,6 +12,7 @@ import { servedApp } from '../_utils.js';
 // would stay for good, and a few such connections would end the process.
 const base = mkdtempSync(path.join(os.tmpdir(), 'course-pipelined-'));
 writeFileSync(path.join(base, 'big.txt'), 'abcdefgh\n'.repeat(60_000));
+writeFileSync(path.join(base, 'small.txt'), 'abcdefgh\n'.repeat(10_000));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 const state = servedApp(
@@ -30,8 +31,17 @@ export class Assets extends ServeStatic {
   { compress: { threshold: 16 } },
 );
 
-/** `count` requests for `target` in one write on one connection, none read; cut after `ms`. */
-function pipelineAndLeave(target: string, count: number, headers = '', ms = 1000): Promise<void> {
+/**
+ * `count` requests for `target` in one write on one connection, none read; cut after `ms`, once
+ * `during()` (when given) has run while the connection is still open.
+ */
+function pipelineAndLeave(
+  target: string,
+  count: number,
+  headers = '',
+  ms = 1000,
+  during?: () => void,
+): Promise<void> {
   const port = Number(new URL(state.served.base).port);
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
@@ -40,7 +50,10 @@ function pipelineAndLeave(target: string, count: number, headers = '', ms = 1000
     socket.on('connect', () => {
       socket.write(`GET ${target} HTTP/1.1\r\nHost: localhost\r\n${headers}\r\n`.repeat(count));
       socket.pause();
-      setTimeout(() => socket.destroy(), ms);
+      setTimeout(() => {
+        during?.();
+        socket.destroy();
+      }, ms);
     });
   });
 }
@@ -73,5 +86,17 @@ describe('answers a client never reads, on a connection it leaves', () => {
       open = openFiles();
     }
     expect(open - before).toBeLessThanOrEqual(0);
+  }, 30_000);
+
+  it('are served one at a time: the files open and the answers built stay few while it waits', async () => {
+    await pipelineAndLeave('/assets/small.txt', 5, '', 300);
+    await settle();
+    const before = openFiles();
+    let most = 0;
+    const count = () => void (most = Math.max(most, openFiles() - before));
+    // A file read whole (under 256 KiB) and one streamed: 2,000 requests each, none read.
+    await pipelineAndLeave('/assets/small.txt', 2000, '', 800, count);
+    await pipelineAndLeave('/assets/big.txt', 2000, '', 800, count);
+    expect(most).toBeLessThan(10);
   }, 30_000);
 });

@@ -25,7 +25,7 @@ export function createNodeHandler(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const log = requestLog(options);
   const compress = compressor(options);
-  return (req, res) => {
+  const serve = (req: IncomingMessage, res: ServerResponse): void => {
     if (afterRefused(req)) return;
     const head = req.method === 'HEAD';
     let raw = req.url ?? '/';
@@ -51,6 +51,13 @@ export function createNodeHandler(
       (done) => deliver(done, res, head),
       (error: unknown) => failed(error, res, head),
     );
+  };
+  // A request pipelined behind another waits for its answer's turn (node:http gives the answer
+  // the connection then): served at once, a client writing thousands of requests it never reads
+  // would have the server open and read as many files, and build as many answers, together.
+  return (req, res) => {
+    if (res.socket === null) res.once('socket', () => serve(req, res));
+    else serve(req, res);
   };
 }
 
