@@ -115,13 +115,17 @@ export function streamOf(file: OpenFile, start: number, end: number): ReadableSt
         return controller.error(error);
       }
       position += read;
+      if (read === 0) {
+        // Cut shorter since it was opened: the body fails, so the client sees an incomplete
+        // answer (a connection cut before the last chunk), never a whole-looking shorter file.
+        finish();
+        return controller.error(new Error(`course: ${file.path} was cut shorter while served`));
+      }
       // A closed stream takes no more bytes: they are given first.
-      if (read > 0) request.respond(read);
-      if (read === 0 || position > end) {
-        // The file ends here, or was cut shorter since it was opened.
+      request.respond(read);
+      if (position > end) {
         finish();
         controller.close();
-        if (read === 0) request.respond(0);
       }
     },
     cancel: finish,
