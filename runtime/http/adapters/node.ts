@@ -186,17 +186,12 @@ function sendFetchResponse(response: Response, res: ServerResponse, head: boolea
   }
   // A stream that errors, or a client that leaves, ends both sides: the connection is cut and
   // the body's stream cancelled, so its source stops producing. Only the first is a failure.
-  const source = Readable.fromWeb(response.body as WebStream<Uint8Array>);
-  pipeline(source, res, (error) => {
+  // The answer holds its connection (a request pipelined behind another is served in its turn),
+  // so the connection's end closes it, and the pipeline with it.
+  pipeline(Readable.fromWeb(response.body as WebStream<Uint8Array>), res, (error) => {
     if (!error) return;
     if ((error as { code?: unknown }).code !== 'ERR_STREAM_PREMATURE_CLOSE')
       streamFailed(res, error);
     res.destroy();
-  });
-  // An answer queued behind another gets no `close` when its connection goes (a client that
-  // sent several requests and left): its request's `close`, with the connection gone, stops the
-  // source, which would otherwise hold its file open for good.
-  res.req.once('close', () => {
-    if (!res.writableFinished && res.req.socket.destroyed) source.destroy();
   });
 }
