@@ -75,3 +75,17 @@ describe('an app whose modules import no request helper', () => {
     }, 418);
   });
 });
+
+const helped = servedApp({
+  'routes.ts': `import { Course } from 'course-router';
+import { where } from './lib/where.js';
+Course.get('/where', async () => { await new Promise((r) => setTimeout(r, 1)); return where(); });
+`,
+  'lib/where.ts': `import { HttpException, request } from 'course-router';\nexport const where = () => request().path;`,
+});
+
+describe('an app with a module that calls a request helper', () => {
+  it('keeps the request context through awaits', async () => {
+    expect((await send(helped.served, 'GET', '/where')).body).toBe('/where');
+  });
+});
