@@ -87,10 +87,9 @@ a declared length is read by the runtime (\`bytes()\`) and one timer watches eve
 the slots of an array (before: a stream reader, a timer and an abort listener per request, a fifth
 of Bun's time).
 What stays. In one process on each runtime, after the whole run of the JIT (\`npx tsx
-bench/fetch-ab.ts hono <runtime> <post|get>\`: 60,000 requests a side, load average 8): the POST
-costs Course 1.41× Hono's CPU on Bun (18.8 against 13.1 µs), 1.45× on Deno (34.2 against 22.9 µs;
-before the body read by \`bytes()\` and the watchdog's array, 1.48× and 1.57×); the GET 1.14× on
-Bun, 1.16× to 1.42× on Deno (its code unchanged: the machine's noise). Most of the POST's
+bench/fetch-ab.ts hono <runtime> post 20\`: 40,000 requests a side, on a quiet machine, load average
+under 1): the POST costs Course 1.37× Hono's CPU on Bun (5.9 against 3.9 µs), 1.52× on Deno (11.0
+against 8.2 µs); about 2 and 3 µs a request. Most of the POST's
 difference is the body: without its read and parse the POST costs 0.68× on Bun, 0.56× on Deno
 (ARCHITECTURE.md, "The Fetch adapter").
 On Deno's server, a CPU profile over the inspector (\`Profiler\` of the DevTools protocol) of the
