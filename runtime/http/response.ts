@@ -92,6 +92,33 @@ export class CourseResponse {
 }
 
 /**
+ * A `Response` of the router's own whose body is exactly `length` bytes (a static file streamed
+ * from its descriptor): the adapters send its `Content-Length`, where a route's own `Response`
+ * has it written from what is sent. A client then knows the size of a download as it starts.
+ * A runtime may still send it chunked (Bun does, for any stream).
+ * @internal
+ */
+export function sizedResponse(
+  body: ReadableStream<Uint8Array>,
+  init: { status: number; headers: Record<string, string> },
+  length: number,
+): Response {
+  const response = new Response(body, {
+    status: init.status,
+    headers: { ...init.headers, 'content-length': String(length) },
+  });
+  SIZED.add(response);
+  return response;
+}
+
+/** Whether the adapters send the `Content-Length` of `response` (`sizedResponse`). @internal */
+export function isSized(response: Response): boolean {
+  return SIZED.has(response);
+}
+
+const SIZED = new WeakSet<Response>();
+
+/**
  * Headers that frame the message or concern the connection (RFC 9110 §7.6.1, RFC 9112 §6): the
  * adapters write them from the body they send, so an app's value can only contradict it (a
  * `Content-Length` longer than the body swallows the next response on the connection).

@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { rawHttp } from '../_raw-http.js';
 import { servedApp } from '../_utils.js';
 
@@ -7,6 +10,11 @@ import { servedApp } from '../_utils.js';
 // lists, already-encoded answers, HEAD, small bodies, no-transform; and a gzip request body,
 // which is never inflated — over raw sockets to node:http, and through Fetch.
 const PAGE = '<p>hello</p>'.repeat(500);
+// A static file past the size read whole (256 KiB): streamed, with its length when sent as it is.
+const files = mkdtempSync(path.join(os.tmpdir(), 'course-compress-'));
+const BOOK = 'All work and no play. '.repeat(20_000);
+writeFileSync(path.join(files, 'book.txt'), BOOK);
+afterAll(() => rmSync(files, { recursive: true, force: true }));
 const state = servedApp(
   {
     'routes.ts': `
@@ -23,7 +31,13 @@ Course.get('/stream', () => new Response(new ReadableStream({ start(c) { for (le
 Course.get('/empty', () => response().httpCode(204));
 Course.get('/events', () => new Response(new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('data: first\\n\\n')); setTimeout(() => { try { c.enqueue(new TextEncoder().encode('data: second\\n\\n')); c.close(); } catch { /* the client left */ } }, 300); } }), { headers: { 'content-type': 'text/event-stream' } }));
 Course.post('/echo', async () => 'got ' + (await request().body()).byteLength + ' bytes');
+Course.get('/files/{path?}', () => 'never').where('path', '.*').addMiddleware('Middleware\\\\Files');
 `,
+    'app/Middleware/Files.ts': `
+import { ServeStatic } from 'course-router';
+export class Files extends ServeStatic {
+  protected override root = ${JSON.stringify(files)};
+}`,
   },
   { compress: true },
 );
@@ -45,6 +59,23 @@ function decoded(answer: { headers: Record<string, string>; body: Buffer }): str
 }
 
 describe('compression', () => {
+  it('a streamed static file: compressed without its length, else sent with it', async () => {
+    const gz = await raw('/files/book.txt', { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers['content-length']).toBeUndefined();
+    expect(decoded(gz)).toBe(BOOK);
+    const plain = await raw('/files/book.txt');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['content-length']).toBe(String(BOOK.length));
+    expect(plain.body.toString()).toBe(BOOK);
+    const fetched = await state.served.app.request('/files/book.txt', {
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(fetched.headers.get('content-encoding')).toBe('br');
+    expect(fetched.headers.get('content-length')).toBeNull();
+    expect(brotliDecompressSync(Buffer.from(await fetched.arrayBuffer())).toString()).toBe(BOOK);
+  });
+
   it('brotli first, gzip when only it is accepted; Vary: Accept-Encoding; no Content-Length', async () => {
     const br = await raw('/page', { 'accept-encoding': 'gzip, deflate, br' });
     expect(br.headers['content-encoding']).toBe('br');

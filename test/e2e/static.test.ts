@@ -113,17 +113,27 @@ describe('serving', () => {
     expect(head.body.length).toBe(0);
   });
 
-  it('a large file streams whole, and a range of it', async () => {
+  it('a large file streams whole with its length, and a range of it; a HEAD has its length', async () => {
     const whole = await raw('/assets/big.bin');
     expect(whole.status).toBe(200);
-    expect(whole.headers['transfer-encoding']).toBe('chunked');
+    // Streamed, yet a client knows the download's size as it starts.
+    expect(whole.headers['content-length']).toBe(String(BIG.length));
+    expect(whole.headers['transfer-encoding']).toBeUndefined();
     expect(whole.headers['content-type']).toBe('application/octet-stream');
     expect(Buffer.compare(whole.body, Buffer.from(BIG))).toBe(0);
-    const part = await raw('/assets/big.bin', { range: 'bytes=100000-100009' });
+    const part = await raw('/assets/big.bin', { range: 'bytes=100000-299999' });
     expect(part.status).toBe(206);
-    expect(part.headers['content-range']).toBe(`bytes 100000-100009/${BIG.length}`);
-    expect([...part.body]).toEqual([...BIG.subarray(100000, 100010)]);
+    expect(part.headers['content-range']).toBe(`bytes 100000-299999/${BIG.length}`);
+    expect(part.headers['content-length']).toBe('200000');
+    expect(Buffer.compare(part.body, Buffer.from(BIG.subarray(100000, 300000)))).toBe(0);
+    const head = await raw('/assets/big.bin', {}, 'HEAD');
+    expect([head.status, head.headers['content-length'], head.body.length]).toEqual([
+      200,
+      String(BIG.length),
+      0,
+    ]);
     const fetched = await viaFetch('/assets/big.bin');
+    expect(fetched.headers.get('content-length')).toBe(String(BIG.length));
     expect(Buffer.compare(fetched.body, Buffer.from(BIG))).toBe(0);
   });
 

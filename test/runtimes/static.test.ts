@@ -47,6 +47,12 @@ const SERVERS: Record<'bun' | 'deno', () => [string, string[]]> = {
   ],
 };
 
+// The `Content-Length` of a streamed file each runtime's server sends.
+const LENGTH_SENT: Record<keyof typeof SERVERS, string | null> = {
+  bun: null,
+  deno: String(BIG.length),
+};
+
 describe.each(Object.keys(SERVERS) as (keyof typeof SERVERS)[])('ServeStatic on %s', (name) => {
   let base: string;
   beforeAll(async () => {
@@ -70,7 +76,11 @@ describe.each(Object.keys(SERVERS) as (keyof typeof SERVERS)[])('ServeStatic on 
     ]);
     const big = await fetch(`${base}/assets/big.bin`);
     expect(big.status).toBe(200);
+    // Deno's server sends the streamed file's Content-Length; Bun's sends any stream chunked.
+    expect(big.headers.get('content-length')).toBe(LENGTH_SENT[name]);
     expect(Buffer.compare(Buffer.from(await big.arrayBuffer()), BIG)).toBe(0);
+    const head = await fetch(`${base}/assets/big.bin`, { method: 'HEAD' });
+    expect([head.status, head.headers.get('content-length')]).toEqual([200, String(BIG.length)]);
     const part = await fetch(`${base}/assets/big.bin`, {
       headers: { range: 'bytes=300000-300009' },
     });

@@ -1,7 +1,7 @@
 import { requireContext } from '../../http/context.js';
 import { NotFoundHttpException } from '../../http/errors.js';
 import type { CourseRequest } from '../../http/request.js';
-import type { CourseResponse } from '../../http/response.js';
+import { sizedResponse, type CourseResponse } from '../../http/response.js';
 import { closeFile, openInside, readWhole, streamOf, typeOf, type OpenFile } from './files.js';
 import { rangeOf } from './range.js';
 import { acceptedEncodings } from '../encodings.js';
@@ -97,7 +97,7 @@ export class ServeStatic {
 
 // --- internal ---
 
-/** Files up to this size are read whole (and sent with a `Content-Length`); larger ones stream. */
+/** Files up to this size are read whole; larger ones stream. Both are sent with a `Content-Length`. */
 const READ_WHOLE = 256 * 1024;
 const SIBLINGS: readonly ['br' | 'gzip', string][] = [
   ['br', '.br'],
@@ -184,12 +184,12 @@ async function send(
     response.body = await readWhole(file, start, length);
     return response;
   }
-  const init = { status: response.status, headers: { ...headers } };
-  if (request.method !== 'HEAD') return new Response(streamOf(file, start, end), init);
+  const init = { status: response.status, headers };
+  if (request.method !== 'HEAD') return sizedResponse(streamOf(file, start, end), init, length);
   closeFile(file);
   // A stand-in for the file's body, never read: the compressor plans the GET's headers from it
   // (Content-Encoding, Vary), and the adapters cancel it unsent.
-  return new Response(new ReadableStream<Uint8Array>(), init);
+  return sizedResponse(new ReadableStream<Uint8Array>(), init, length);
 }
 
 /** `If-None-Match` (weakly) names the ETag, or, without it, `If-Modified-Since` is not older. */

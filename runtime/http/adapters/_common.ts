@@ -1,4 +1,4 @@
-import { FRAMING_HEADERS, type CourseResponse } from '../response.js';
+import { FRAMING_HEADERS, isSized, type CourseResponse } from '../response.js';
 
 /** Statuses that never carry a body. */
 export const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
@@ -45,7 +45,10 @@ export function checkedHeaders(response: CourseResponse): Record<string, string>
   return headers;
 }
 
-/** Whether a header of a `Response` a route returned is one the adapter writes itself. */
-export function isFraming(name: string): boolean {
-  return FRAMING_HEADERS.has(name);
+/**
+ * Whether a header of a `Response` a route returned is one the adapter writes itself; the
+ * `Content-Length` of the router's own sized responses (`sizedResponse`) is sent as it is.
+ */
+export function isFraming(response: Response, name: string): boolean {
+  return FRAMING_HEADERS.has(name) && !(name === 'content-length' && isSized(response));
 }

@@ -137,17 +137,17 @@ async function logged(
  * The framing headers of a `Response` a route returned, which the runtime writes itself from the
  * body it sends (as node:http does): left in, they could contradict it. `undefined` when none.
  */
-function framing(headers: Headers): string[] | undefined {
+function framing(response: Response): string[] | undefined {
   let found: string[] | undefined;
-  headers.forEach((_, name) => {
-    if (isFraming(name)) (found ??= []).push(name);
+  response.headers.forEach((_, name) => {
+    if (isFraming(response, name)) (found ??= []).push(name);
   });
   return found;
 }
 
 function toResponse(outcome: Outcome, head: boolean): Response {
   if (outcome instanceof Response) {
-    const framed = framing(outcome.headers);
+    const framed = framing(outcome);
     if (!head && !framed) return outcome;
     const init = {
       status: outcome.status,

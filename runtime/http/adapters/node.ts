@@ -175,7 +175,7 @@ function sendFetchResponse(response: Response, res: ServerResponse, head: boolea
   const cookies = response.headers.getSetCookie();
   // Framing is node:http's: it writes Content-Length or chunked from what it sends.
   response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie' && !isFraming(name)) res.setHeader(name, value);
+    if (name !== 'set-cookie' && !isFraming(response, name)) res.setHeader(name, value);
   });
   if (cookies.length > 0) res.setHeader('set-cookie', cookies);
   if (head || response.body === null) {
