@@ -20,6 +20,7 @@ const state = servedApp(
     'routes.ts': `
 import { Course } from 'course-router';
 Course.get('/big', () => 'x'.repeat(5000));
+Course.get('/ok', () => 'ok');
 Course.get('/assets/{path?}', () => 'never').where('path', '.*').addMiddleware('Middleware\\\\Assets');
 `,
     'app/Middleware/Assets.ts': `
@@ -56,6 +57,14 @@ function pipelineAndLeave(
       }, ms);
     });
   });
+}
+
+/** How long a request from another client takes to be answered, in ms. */
+async function answeredIn(): Promise<number> {
+  const started = performance.now();
+  const answer = await fetch(`${state.served.base}/ok`, { signal: AbortSignal.timeout(20_000) });
+  expect(await answer.text()).toBe('ok');
+  return performance.now() - started;
 }
 
 const openFiles = () => readdirSync('/proc/self/fd').length;
@@ -99,4 +108,52 @@ describe('answers a client never reads, on a connection it leaves', () => {
     await pipelineAndLeave('/assets/big.txt', 2000, '', 800, count);
     expect(most).toBeLessThan(10);
   }, 30_000);
+
+  it('are not read past a few while they wait: a flood holds little memory, and leaving stalls nothing', async () => {
+    await pipelineAndLeave('/ok', 200, '', 300);
+    await settle();
+    const before = heapMB();
+    let held = 0;
+    let slowest = 0;
+    // 200,000 requests (6 MB) in one write: node:http stops reading the connection while the
+    // answers queue, as it does for answers that wait to be written.
+    await pipelineAndLeave('/ok', 200_000, '', 1500, () => void (held = heapMB() - before));
+    slowest = Math.max(slowest, await answeredIn());
+    await settle();
+    slowest = Math.max(slowest, await answeredIn());
+    // Each request node:http reads is an object pair of a few KB: 200,000 of them, hundreds of MB.
+    expect(held).toBeLessThan(20);
+    expect(slowest).toBeLessThan(2000);
+  }, 60_000);
+
+  it('a client that reads gets every answer, in order, however many it sends at once', async () => {
+    const port = Number(new URL(state.served.base).port);
+    const count = 5000;
+    const received = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      let text = '';
+      socket.setEncoding('latin1');
+      socket.on('error', reject);
+      socket.on('data', (chunk: string) => {
+        text += chunk;
+        // The last request is for `/ok`: its body ends the last answer.
+        if (text.endsWith('\r\n\r\nok') && text.split('HTTP/1.1 200 OK').length > count) {
+          socket.destroy();
+          resolve(text);
+        }
+      });
+      socket.on('connect', () => {
+        let requests = '';
+        for (let i = 0; i < count; i++)
+          requests += `GET ${i % 2 ? '/ok' : '/big'} HTTP/1.1\r\nHost: localhost\r\n\r\n`;
+        socket.write(requests);
+      });
+    });
+    // Each answer's body follows its head: the first two bytes of each, in the order asked.
+    const starts = received
+      .split('\r\n\r\n')
+      .slice(1)
+      .map((part) => part.slice(0, 2));
+    expect(starts).toEqual(Array.from({ length: count }, (_, i) => (i % 2 ? 'ok' : 'xx')));
+  }, 60_000);
 });
