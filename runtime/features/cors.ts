@@ -166,6 +166,14 @@ export function corsAllowsOrigin(request: CourseRequest): boolean {
   return allowed !== undefined && allowed !== '*';
 }
 
+/** Whether one of the routes `methods` name at the request's path has `Cors` middleware. */
+export function corsAmong(
+  methods: readonly string[],
+  routeFor: (method: string) => MatchHit | undefined,
+): boolean {
+  return methods.some((method) => corsOf(routeFor(method)) !== undefined);
+}
+
 // --- internal ---
 
 // Longest `Access-Control-Request-Headers` read; past it the preflight is not answered.

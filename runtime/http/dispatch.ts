@@ -7,7 +7,7 @@ import {
   NotFoundHttpException,
   statusText,
 } from './errors.js';
-import { answerPreflight, corsOnError } from '../features/cors.js';
+import { answerPreflight, corsAmong, corsOnError } from '../features/cors.js';
 import { badHost } from './host.js';
 import { logError } from './log.js';
 import { normalizePath } from './path.js';
@@ -127,11 +127,33 @@ async function prepared(context: RequestContext): Promise<Outcome> {
   const { table, options, request } = context;
   try {
     if (table.bootManagers?.length) await boot(table, request);
-    if (request.method === 'POST') await spoof(request, options);
+    if (request.method === 'POST' && FORM.test(request.getHeader('content-type') ?? '')) {
+      // A form is read for its `_method` only when a route could take it, and after the CSRF
+      // check: a 404, a 405 or a cross-site form is refused before its body is read.
+      const allowed = find(context, (_, path, host) => table.allowed(path, host));
+      if (allowed.some((method) => method === 'POST' || SPOOFABLE.has(method))) {
+        await earlyCsrf(context, allowed);
+        await spoof(request, options);
+      }
+    }
     return await route(context, 0);
   } catch (error) {
     return fail(error, context, 0);
   }
+}
+
+/**
+ * The CSRF check of a form POST before its body is read for `_method`, when no route at its path
+ * has `Cors` (which may allow the form's origin, once the route is known). It runs again once the
+ * route is found, with the same answer.
+ */
+async function earlyCsrf(context: RequestContext, allowed: readonly string[]): Promise<void> {
+  const { table, request } = context;
+  if (table.csrfVerifier === undefined) return;
+  const routeFor = (method: string) =>
+    find(context, (_, path, host) => table.match(method, path, host));
+  if (corsAmong(allowed, routeFor)) return;
+  await new table.csrfVerifier().handle(request as never);
 }
 
 async function boot(table: RouteTable, request: CourseRequest): Promise<void> {
@@ -143,7 +165,6 @@ async function boot(table: RouteTable, request: CourseRequest): Promise<void> {
 
 /** `_method` from a POSTed form: PUT, PATCH or DELETE (CONTRACT 5.1). */
 async function spoof(request: CourseRequest, options: StartOptions): Promise<void> {
-  if (!FORM.test(request.getHeader('content-type') ?? '')) return;
   const field = (await request.loadInput(options.multipartLimit)).post['_method'];
   const method = typeof field === 'string' ? field.toUpperCase() : undefined;
   if (method && SPOOFABLE.has(method)) request.method = method;

@@ -99,12 +99,23 @@ function exchange(
   });
 }
 
-function post(path: string, length: number, extra = '', expect = '100-continue'): string {
+function post(
+  path: string,
+  length: number,
+  extra = '',
+  expect = '100-continue',
+  type = 'application/json',
+): string {
   return (
-    `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n` +
+    `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: ${type}\r\n` +
     `Expect: ${expect}\r\n${extra}Content-Length: ${length}\r\n\r\n`
   );
 }
+
+// Forms, which may carry `_method`: read before the route is found, but only when a route could
+// take them, and after the CSRF check.
+const FORM = 'application/x-www-form-urlencoded';
+const MULTIPART = 'multipart/form-data; boundary=x';
 
 const port = () => Number(new URL(state.served.base).port);
 
@@ -128,12 +139,18 @@ describe('Expect: 100-continue under listen()', () => {
     expect([got.status, got.body]).toEqual([200, 'streamed 5000 bytes']);
   });
 
-  it('a refusal before the body (CSRF, declared length, 404, 405): the answer alone, no 100; the connection closes', async () => {
+  it('a refusal before the body (CSRF, declared length, 404, 405; JSON or a form): the answer alone, no 100; the connection closes', async () => {
     const cases = [
       [post('/form', 10, 'Sec-Fetch-Site: cross-site\r\n'), 403],
       [post('/api/echo', 5_000_000), 413],
       [post('/api/missing', 10), 404],
       [post('/api/page', 10), 405],
+      [post('/form', 10, 'Sec-Fetch-Site: cross-site\r\n', '100-continue', FORM), 403],
+      [post('/form', 9_000_000, 'Origin: http://evil.example\r\n', '100-continue', MULTIPART), 403],
+      // Same-site, without the CSRF cookie: its token cannot match, whatever the form holds.
+      [post('/form', 10, '', '100-continue', FORM), 403],
+      [post('/api/missing', 10, '', '100-continue', FORM), 404],
+      [post('/api/page', 9_000_000, '', '100-continue', MULTIPART), 405],
     ] as const;
     const answers = await Promise.all(cases.map(([head]) => exchange(port(), head, '{"a":"12"}')));
     for (const [i, got] of answers.entries()) {
