@@ -21,6 +21,7 @@ for (const dir of ['sub', '.git', 'empty']) mkdirSync(path.join(root, dir), { re
 writeFileSync(path.join(base, 'secret.txt'), SECRET);
 writeFileSync(path.join(root, 'hello.txt'), 'hello world');
 writeFileSync(path.join(root, 'style.css'), 'body{}');
+writeFileSync(path.join(root, 'empty.txt'), '');
 writeFileSync(path.join(root, 'big.bin'), BIG);
 writeFileSync(path.join(root, '.env'), SECRET);
 writeFileSync(path.join(root, '.git/config'), SECRET);
@@ -156,16 +157,24 @@ describe('serving', () => {
     ]);
     expect((await viaFetch('/assets/hello.txt', { range: 'bytes=50-60' })).status).toBe(416);
     const many = Array.from({ length: 1000 }, (_, i) => `${i}-${i}`).join(',');
-    for (const range of [
-      `bytes=${many}`,
-      'bytes=5-2',
-      'items=0-1',
-      'bytes=abc',
-      `bytes=0-${'9'.repeat(30)}`,
-    ]) {
+    for (const range of [`bytes=${many}`, 'bytes=5-2', 'items=0-1', 'bytes=abc']) {
       const answer = await raw('/assets/hello.txt', { range });
       expect(answer.status, range.slice(0, 30)).toBe(200);
       expect(answer.body.toString()).toBe('hello world');
+    }
+    // Positions of any length: a last one past the end is the end, a first one is past it.
+    const huge = '9'.repeat(30);
+    const rest = await raw('/assets/hello.txt', { range: `bytes=6-${huge}` });
+    expect([rest.status, rest.headers['content-range'], rest.body.toString()]).toEqual([
+      206,
+      'bytes 6-10/11',
+      'world',
+    ]);
+    expect((await raw('/assets/hello.txt', { range: `bytes=${huge}-` })).status).toBe(416);
+    // An empty file has no range to give, not even its last byte.
+    for (const range of ['bytes=-1', 'bytes=0-', 'bytes=0-0']) {
+      const empty = await raw('/assets/empty.txt', { range });
+      expect([empty.status, empty.headers['content-range']], range).toEqual([416, 'bytes */0']);
     }
     const stale = await raw('/assets/hello.txt', { range: 'bytes=0-4', 'if-range': '"old"' });
     expect(stale.status).toBe(200);

@@ -22,7 +22,8 @@ export function rangeOf(
   if (first === '') {
     // A suffix: the last `last` bytes.
     const length = Number(last);
-    if (length === 0) return 'unsatisfiable';
+    // Nothing to take the last bytes of: an empty file has no satisfiable range (RFC 9110 §14.1.1).
+    if (length === 0 || size === 0) return 'unsatisfiable';
     return { start: Math.max(0, size - length), end: size - 1 };
   }
   const start = Number(first);
@@ -34,5 +35,6 @@ export function rangeOf(
 
 // --- internal ---
 
-// At most 15 digits each: a position past 2^53 is no position.
-const SINGLE = /^bytes=[ \t]*(\d{0,15})-(\d{0,15})[ \t]*$/;
+// Positions of any length: one past the file's end is clamped (the last) or unsatisfiable (the
+// first), however many digits it has (`Number` of 30 digits is about 1e30, never below a size).
+const SINGLE = /^bytes=[ \t]*(\d*)-(\d*)[ \t]*$/;
