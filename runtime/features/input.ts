@@ -116,8 +116,9 @@ export function input(
   if (index === undefined)
     return {
       get: queryOf(request),
-      post: request.parsed?.post ?? {},
-      file: request.parsed?.files ?? {},
+      // With no body, empty containers as a body's: no prototype either.
+      post: request.parsed?.post ?? (Object.create(null) as Record<string, unknown>),
+      file: request.parsed?.files ?? (Object.create(null) as ParsedBody['files']),
     };
   let found: unknown;
   for (const source of methods.length ? methods : SOURCES) {

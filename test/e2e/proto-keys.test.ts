@@ -17,6 +17,7 @@ const shape = (bag: Record<string, unknown>) => ({
 });
 Course.get('/', () => 'home');
 Course.get('/query', () => shape(input().get));
+Course.get('/bodiless', () => ({ post: shape(input().post), file: shape(input().file) }));
 Course.post('/post', () => ({
   ...shape(input().post),
   files: Object.keys(input().file),
@@ -49,6 +50,11 @@ describe('a field named __proto__', () => {
         constructor: 'c',
       });
     }
+  });
+
+  it('finds no prototype in the empty body containers of a request without a body', async () => {
+    const empty = { keys: [], prototype: true, constructor: null };
+    expect(await body('GET', '/bodiless')).toEqual({ post: empty, file: empty });
   });
 
   it('is dropped from a urlencoded form and from multipart fields', async () => {
