@@ -101,15 +101,17 @@ const generator = (name: string, description: string) =>
     .option('--remove', 'delete the file instead (asks first)')
     .option('--yes', 'do not ask before deleting');
 
-generator('create:model <Name>', 'create a model class in app/Components/Model').action(
-  async (name: string, options: GenerateFlags) => {
+// `make:…`, as Laravel names them, for those who type it by habit.
+generator('create:model <Name>', 'create a model class in app/Components/Model')
+  .alias('make:model')
+  .action(async (name: string, options: GenerateFlags) => {
     process.exitCode = await run(async () =>
       (await commands.generate()).createModel(name, options, processOutput),
     );
-  },
-);
+  });
 
 generator('create:controller <Name>', 'create a controller class in app/Components/Controller')
+  .alias('make:controller')
   .option('--resource', 'with the seven resource methods')
   .action(async (name: string, options: GenerateFlags) => {
     process.exitCode = await run(async () =>

@@ -1,4 +1,5 @@
 import type { CourseRequest } from './http/request.js';
+import type { BootRouter } from './http/dispatch.js';
 
 /** Runs before a route's callback; returning a value (a `Response`, a string…) stops the request there. */
 export interface Middleware {
@@ -10,9 +11,9 @@ export interface ExceptionHandler {
   handleError(request: CourseRequest, error: Error): unknown;
 }
 
-/** Runs before each request is matched; may rewrite the URL. */
+/** Runs before each request is matched; may rewrite the URL (`router.url()` builds one). */
 export interface RouterBootManager {
-  boot(router: unknown, request: CourseRequest): unknown;
+  boot(router: BootRouter, request: CourseRequest): unknown;
 }
 
 /** The seven methods of a resource controller. */

@@ -76,10 +76,15 @@ const script = (file: string, cwd: string, env: NodeJS.ProcessEnv = {}) =>
   );
 
 describe('generators', () => {
-  it('create:model and create:controller [--resource] write files that compile under tsc', async () => {
+  it('create:model and create:controller [--resource] (or make:…) write files that compile under tsc', async () => {
     expect((await cli('create:model', 'Photo')).code).toBe(0);
     expect((await cli('create:controller', 'PageController')).code).toBe(0);
     expect((await cli('create:controller', 'PhotoController', '--resource')).code).toBe(0);
+    // Laravel's spellings, typed by habit.
+    expect((await cli('make:model', 'Note')).code).toBe(0);
+    expect((await cli('make:controller', 'NoteController')).code).toBe(0);
+    expect(existsSync(path.join(dir, 'app/Components/Model/Note.ts'))).toBe(true);
+    expect(existsSync(path.join(dir, 'app/Components/Controller/NoteController.ts'))).toBe(true);
     expect(existsSync(path.join(dir, 'app/Components/Model/Photo.ts'))).toBe(true);
     expect(existsSync(path.join(dir, 'app/Database/config.ts'))).toBe(true);
     const resource = readFileSync(
