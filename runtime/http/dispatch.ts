@@ -150,9 +150,7 @@ async function prepared(context: RequestContext): Promise<Outcome> {
 async function earlyCsrf(context: RequestContext, allowed: readonly string[]): Promise<void> {
   const { table, request } = context;
   if (table.csrfVerifier === undefined) return;
-  const routeFor = (method: string) =>
-    find(context, (_, path, host) => table.match(method, path, host));
-  if (corsAmong(allowed, routeFor)) return;
+  if (corsAmong(allowed, routeFor(context))) return;
   await new table.csrfVerifier().handle(request as never);
 }
 
@@ -184,9 +182,7 @@ function route(
   if (hit === undefined) {
     const allowed = find(context, (_, path, host) => table.allowed(path, host));
     if (request.method === 'OPTIONS' && allowed.length > 0) {
-      const preflight = answerPreflight(request, response, allowed, (verb) =>
-        find(context, (_, path, host) => table.match(verb, path, host)),
-      );
+      const preflight = answerPreflight(request, response, allowed, routeFor(context));
       if (preflight !== undefined) return preflight;
     }
     if (allowed.length === 0 && table.errorRedirect !== undefined) {
@@ -234,6 +230,11 @@ function find<T>(
   const found = bounded(longest, () => look(method, path, host));
   if (found === TOO_LONG) throw new HttpException(414);
   return found;
+}
+
+/** The route `method` would take at the request's path and host (`find`'s bounds). */
+function routeFor(context: RequestContext): (method: string) => MatchHit | undefined {
+  return (method) => find(context, (_, path, host) => context.table.match(method, path, host));
 }
 
 /**
@@ -343,9 +344,7 @@ async function fail(error: unknown, context: RequestContext, depth: number): Pro
 
 /** An error's answer with the CORS headers of the request's route, when it has `Cors`. */
 function withCors(context: RequestContext, answer: CourseResponse): CourseResponse {
-  return corsOnError(context.request, answer, (verb) =>
-    find(context, (_, path, host) => context.table.match(verb, path, host)),
-  );
+  return corsOnError(context.request, answer, routeFor(context));
 }
 
 /** The exception handlers of the request's groups, in the order `fail` tries them. */
