@@ -166,12 +166,9 @@ export function corsAllowsOrigin(request: CourseRequest): boolean {
   return allowed !== undefined && allowed !== '*';
 }
 
-/** Whether one of the routes `methods` name at the request's path has `Cors` middleware. */
-export function corsAmong(
-  methods: readonly string[],
-  routeFor: (method: string) => MatchHit | undefined,
-): boolean {
-  return methods.some((method) => corsOf(routeFor(method)) !== undefined);
+/** Whether the route of `hit` (when there is one) has `Cors` middleware. */
+export function hasCors(hit: MatchHit | undefined): boolean {
+  return corsOf(hit) !== undefined;
 }
 
 // --- internal ---

@@ -7,7 +7,7 @@ import {
   NotFoundHttpException,
   statusText,
 } from './errors.js';
-import { answerPreflight, corsAmong, corsOnError } from '../features/cors.js';
+import { answerPreflight, corsOnError, hasCors } from '../features/cors.js';
 import { badHost } from './host.js';
 import { logError } from './log.js';
 import { normalizePath } from './path.js';
@@ -59,6 +59,8 @@ export function badRequest(status = 400): CourseResponse {
 // A rewrite may lead to another; past this many the request fails instead of looping.
 const MAX_REWRITES = 5;
 const SPOOFABLE = new Set(['PUT', 'PATCH', 'DELETE']);
+// The verbs a POSTed form can be routed as: its own, or the one its `_method` names.
+const FORM_VERBS = ['POST', ...SPOOFABLE];
 // The bodies `_method` is read from.
 const FORM = /^(?:application\/x-www-form-urlencoded|multipart\/form-data)/i;
 /** Default `maxParamLength`. */
@@ -130,9 +132,9 @@ async function prepared(context: RequestContext): Promise<Outcome> {
     if (request.method === 'POST' && FORM.test(request.getHeader('content-type') ?? '')) {
       // A form is read for its `_method` only when a route could take it, and after the CSRF
       // check: a 404, a 405 or a cross-site form is refused before its body is read.
-      const allowed = find(context, (_, path, host) => table.allowed(path, host));
-      if (allowed.some((method) => method === 'POST' || SPOOFABLE.has(method))) {
-        await earlyCsrf(context, allowed);
+      const take = routeFor(context);
+      if (FORM_VERBS.some((verb) => take(verb) !== undefined)) {
+        await earlyCsrf(context, take);
         await spoof(request, options);
       }
     }
@@ -143,14 +145,17 @@ async function prepared(context: RequestContext): Promise<Outcome> {
 }
 
 /**
- * The CSRF check of a form POST before its body is read for `_method`, when no route at its path
- * has `Cors` (which may allow the form's origin, once the route is known). It runs again once the
- * route is found, with the same answer.
+ * The CSRF check of a form POST before its body is read for `_method`, when none of the routes
+ * it could reach (`take`, for each of `FORM_VERBS`) has `Cors` (which may allow the form's origin,
+ * once the route is known). It runs again once the route is found, with the same answer.
  */
-async function earlyCsrf(context: RequestContext, allowed: readonly string[]): Promise<void> {
+async function earlyCsrf(
+  context: RequestContext,
+  take: (method: string) => MatchHit | undefined,
+): Promise<void> {
   const { table, request } = context;
   if (table.csrfVerifier === undefined) return;
-  if (corsAmong(allowed, routeFor(context))) return;
+  if (FORM_VERBS.some((verb) => hasCors(take(verb)))) return;
   await new table.csrfVerifier().handle(request as never);
 }
 
