@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { buildCourseApp } from './http-apps.js';
+import { readyPort } from './http.js';
 import { SCENARIOS } from './http-scenarios.js';
 import { benchDir } from './temp.js';
 
@@ -72,7 +73,6 @@ const table = await buildCourseApp(benchDir('profile-app'));
 
 for (const scenario of SCENARIOS.filter((s) => s.name.includes(only))) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'course-prof-'));
-  const port = 30000 + Math.floor(Math.random() * 20000);
   const child = spawn(
     process.execPath,
     [
@@ -83,7 +83,7 @@ for (const scenario of SCENARIOS.filter((s) => s.name.includes(only))) {
       'tsx',
       path.join(HERE, 'http-server.ts'),
       kind,
-      String(port),
+      '0',
       table,
     ],
     {
@@ -92,9 +92,7 @@ for (const scenario of SCENARIOS.filter((s) => s.name.includes(only))) {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
-  await new Promise<void>((resolve) =>
-    child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve()),
-  );
+  const port = await readyPort(child);
   const request = {
     url: `http://127.0.0.1:${port}${scenario.path}`,
     method: scenario.method as autocannon.Request['method'],

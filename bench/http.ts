@@ -86,21 +86,32 @@ export async function start(
   kind: Server,
   table: string,
 ): Promise<{ child: ChildProcess; port: number }> {
-  const port = 30000 + Math.floor(Math.random() * 20000);
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(HERE, 'http-server.ts'), kind, String(port), table],
+    ['--import', 'tsx', path.join(HERE, 'http-server.ts'), kind, '0', table],
     {
       cwd: path.join(HERE, '..'),
       env: { ...process.env, NODE_ENV: 'production' },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
+  const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${kind} server exited with ${String(code)}`)));
+    readyPort(child).then(resolve, reject);
   });
   return { child, port };
+}
+
+/** The port a `http-server.ts` child prints once it listens (`ready <port>`). */
+export function readyPort(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    let text = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      const ready = /ready (\d+)/.exec(text);
+      if (ready) resolve(Number(ready[1]));
+    });
+  });
 }
 
 /** Throws unless the server answers `scenario` with its status, type, header and body. */
