@@ -1,5 +1,7 @@
-// `npx tsx bench/fetch-ab.ts <rev|hono> [bun|deno] [post|get] [batches]`: the Fetch adapter of the
-// code at a git revision (A; or Hono's `app.fetch` on the same routes, for `hono`) and of the
+// `npx tsx bench/fetch-ab.ts <rev|hono|hono-context> [bun|deno] [post|get] [batches]`: the Fetch
+// adapter of the code at a git revision (A; or Hono's `app.fetch` on the same routes, for `hono`;
+// with Hono's `contextStorage()`, which gives `getContext()` from anywhere as Course's helpers
+// have `request()`, for `hono-context`) and of the
 // working tree (B), each serving the `bench:runtimes` app, in one
 // process of the runtime, batches of 2,000 `app.fetch(new Request(...))` alternating between
 // them (the body of each response read): CPU per request of each, and B/A as the median of the
@@ -14,7 +16,10 @@ import { HONO, writeApp } from './runtimes-app.js';
 import { benchDir } from './temp.js';
 
 const [rev, runtime = 'bun', scenario = 'post', batches = '30'] = process.argv.slice(2);
-if (!rev) throw new Error('usage: tsx bench/fetch-ab.ts <rev> [bun|deno] [post|get] [batches]');
+if (!rev)
+  throw new Error(
+    'usage: tsx bench/fetch-ab.ts <rev|hono|hono-context> [bun|deno] [post|get] [batches]',
+  );
 const COMMANDS: Record<string, string[]> = {
   bun: [path.join(ROOT, 'node_modules/@oven/bun-linux-x64/bin/bun')],
   deno: [path.join(ROOT, 'node_modules/@deno/linux-x64-glibc/deno'), 'run', '-A'],
@@ -24,12 +29,18 @@ if (!command) throw new Error(`runtime: bun or deno, not ${runtime}`);
 
 // Loads the app of each folder (`argv`: first, second), then times them batch by batch.
 const LOOP = `import { Hono } from 'hono';
+import { contextStorage } from 'hono/context-storage';
 ${HONO}
+const honoContext = new Hono();
+honoContext.use(contextStorage());
+honoContext.route('/', hono);
 const [scenario, batches, first, second] = (globalThis as any).Deno
   ? (globalThis as any).Deno.args
   : process.argv.slice(2);
 const load = async (dir: string) => {
   if (dir === 'hono') return (request: Request): Promise<Response> => Promise.resolve(hono.fetch(request));
+  if (dir === 'hono-context')
+    return (request: Request): Promise<Response> => Promise.resolve(honoContext.fetch(request));
   const { Course } = await import(dir + '/node_modules/course-router/dist/index.js');
   const app = Course.start((await import(dir + '/generated/routes.gen.ts')).default);
   return (request: Request): Promise<Response> => app.fetch(request);
@@ -69,13 +80,13 @@ interface Run {
   ratio: number;
 }
 
-const hono = rev === 'hono';
+const hono = rev === 'hono' || rev === 'hono-context';
 const old = hono ? undefined : revisionCheckout(rev, 'fetch-ab');
 try {
   const [a, b] = [benchDir('fetch-ab-old'), benchDir('fetch-ab-new')];
   if (old) await writeApp(a, { 'loop.ts': LOOP }, old.runtime);
   await writeApp(b, old ? {} : { 'loop.ts': LOOP }, path.join(ROOT, 'runtime'));
-  const sideA = hono ? 'hono' : a;
+  const sideA = hono ? rev : a;
   const run = (first: string, second: string): Run =>
     JSON.parse(
       execFileSync(
