@@ -29,11 +29,7 @@ if (!command) throw new Error(`runtime: bun or deno, not ${runtime}`);
 
 // Loads the app of each folder (`argv`: first, second), then times them batch by batch.
 const LOOP = `import { Hono } from 'hono';
-import { contextStorage } from 'hono/context-storage';
 ${HONO}
-const honoContext = new Hono();
-honoContext.use(contextStorage());
-honoContext.route('/', hono);
 const [scenario, batches, first, second] = (globalThis as any).Deno
   ? (globalThis as any).Deno.args
   : process.argv.slice(2);

@@ -46,8 +46,13 @@ export class Auth {
   await build({ root });
 }
 
-/** Hono's app of the same routes, as code that defines `hono`. */
-export const HONO = `const hono = new Hono();
+/**
+ * Hono's app of the same routes, as code that defines `hono`; and `honoContext`, the same under
+ * Hono's `contextStorage()`, which gives `getContext()` in any async code a route starts, as
+ * Course's helpers find their request (both with `AsyncLocalStorage`).
+ */
+export const HONO = `import { contextStorage } from 'hono/context-storage';
+const hono = new Hono();
 hono.use('/api/*', async (c, next) => {
   if (c.req.header('authorization') !== 'Bearer secret') return c.text('no', 401);
   await next();
@@ -57,4 +62,7 @@ hono.post('/api/users', async (c) => {
   return c.json({ created: true, name: body.name });
 });
 hono.get('/user/:id', (c) => c.json({ id: c.req.param('id') }));
+const honoContext = new Hono();
+honoContext.use(contextStorage());
+honoContext.route('/', hono);
 `;

@@ -14,6 +14,7 @@ import { BODY, HONO, writeApp } from './runtimes-app.js';
 import { sched, shares } from './sched.js';
 import { benchDir } from './temp.js';
 
+const KINDS = ['course', 'hono', 'hono-context'] as const;
 const ROUNDS = Number(process.env['ROUNDS'] ?? 3);
 const SECONDS = Number(process.env['SECONDS'] ?? 3);
 const RUNTIMES = {
@@ -24,14 +25,19 @@ const RUNTIMES = {
   },
 };
 
-// The server each round starts: Course or Hono (its last argument) on the runtime's own server.
+// The server each round starts on the runtime's own server: Course, Hono or Hono with its
+// `contextStorage()` (its last argument: course, hono, hono-context).
 const SERVER = {
   'server.ts': `import { Course } from 'course-router';
 import { Hono } from 'hono';
 import routes from './generated/routes.gen.ts';
 ${HONO}
 const app = Course.start(routes);
-const fetch = process.argv.at(-1) === 'hono' ? hono.fetch : (request: Request) => app.fetch(request);
+const kind = process.argv.at(-1);
+const fetch =
+  kind === 'hono' ? hono.fetch
+  : kind === 'hono-context' ? honoContext.fetch
+  : (request: Request) => app.fetch(request);
 const port = Number(process.env.PORT);
 const g = globalThis as any;
 if (g.Bun) g.Bun.serve({ port, hostname: '127.0.0.1', fetch });
@@ -49,14 +55,12 @@ for (const [runtime, { binary, args }] of Object.entries(RUNTIMES)) {
   const bin = path.join(ROOT, binary);
   if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`npm install\` (linux-x64)`);
   const version = await output(bin, ['--version']);
-  const figures: Record<string, { rps: number[]; cpu: number[]; idle: number[] }> = {
-    course: { rps: [], cpu: [], idle: [] },
-    hono: { rps: [], cpu: [], idle: [] },
-  };
+  const figures: Record<string, { rps: number[]; cpu: number[]; idle: number[] }> = {};
+  for (const kind of KINDS) figures[kind] = { rps: [], cpu: [], idle: [] };
   for (let round = 0; round < ROUNDS; round++) {
-    // Alternating which goes first, so neither always meets a warmer machine.
-    const order = round % 2 === 0 ? ['course', 'hono'] : ['hono', 'course'];
-    for (const kind of order) {
+    // Each round starts with another, so none always meets a warmer machine.
+    for (let i = 0; i < KINDS.length; i++) {
+      const kind = KINDS[(i + round) % KINDS.length]!;
       const { rps, cpu, idle } = await measure(bin, [...args, kind]);
       figures[kind]!.rps.push(rps);
       figures[kind]!.cpu.push(cpu);
@@ -68,9 +72,9 @@ for (const [runtime, { binary, args }] of Object.entries(RUNTIMES)) {
     cpu: median(f.cpu),
     idle: `${Math.round(median(f.idle) * 100)}%`,
   });
-  const [course, hono] = [summary(figures['course']!), summary(figures['hono']!)];
+  const [course, hono, context] = KINDS.map((kind) => summary(figures[kind]!));
   rows.push(
-    `| ${runtime} ${/\d+\.\d+\.\d+/.exec(version)?.[0] ?? version} | ${Math.round(course.rps)} | ${Math.round(hono.rps)} | ${(course.rps / hono.rps).toFixed(2)}× | ${course.cpu.toFixed(1)} µs | ${hono.cpu.toFixed(1)} µs | ${(hono.cpu / course.cpu).toFixed(2)}× | ${course.idle} | ${hono.idle} |`,
+    `| ${runtime} ${/\d+\.\d+\.\d+/.exec(version)?.[0] ?? version} | ${Math.round(course!.rps)} | ${Math.round(hono!.rps)} | ${(course!.rps / hono!.rps).toFixed(2)}× | ${course!.cpu.toFixed(1)} µs | ${hono!.cpu.toFixed(1)} µs | ${(hono!.cpu / course!.cpu).toFixed(2)}× | ${context!.cpu.toFixed(1)} µs | ${(context!.cpu / course!.cpu).toFixed(2)}× | ${course!.idle} | ${hono!.idle} |`,
   );
   console.log(rows.at(-1));
 }
@@ -79,17 +83,22 @@ const section = `<!-- runtimes -->
 ## Bun and Deno: a JSON POST through a group's middleware
 
 \`npm run bench:runtimes\`: \`POST /api/users\` with a 60-byte JSON body and a bearer token that
-a group middleware checks; the route reads the body and answers JSON. Course (\`app.fetch\`) and
-Hono on the same runtime's own server, 10 connections, ${ROUNDS} alternating rounds of ${SECONDS} s,
+a group middleware checks; the route reads the body and answers JSON. Course (\`app.fetch\`), Hono,
+and Hono under its \`contextStorage()\` middleware (\`getContext()\` in any async code a route
+starts, which Course's helpers always have: both keep it in \`AsyncLocalStorage\`) on the same
+runtime's own server, 10 connections, ${ROUNDS} alternating rounds of ${SECONDS} s,
 medians (load average ${load} at the start). Server CPU per request from /proc; "Course / Hono" above 1 is Course ahead. "Idle": the share of the run the server's JavaScript thread neither ran nor waited in the run
 queue for a core (\`bench/sched.ts\`); the rest of a core its process did not use was spent queued. A body with
 a declared length is read by the runtime (\`bytes()\`) and one timer watches every read, kept in
 the slots of an array (before: a stream reader, a timer and an abort listener per request, a fifth
 of Bun's time).
 What stays. In one process on each runtime, after the whole run of the JIT (\`npx tsx
-bench/fetch-ab.ts hono <runtime> post 20\`: 40,000 requests a side, on a quiet machine, load average
-under 1): the POST costs Course 1.37× Hono's CPU on Bun (5.9 against 3.9 µs), 1.52× on Deno (11.0
-against 8.2 µs); about 2 and 3 µs a request. Most of the POST's
+bench/fetch-ab.ts <hono|hono-context> <runtime> post 20\`: 40,000 requests a side, on a quiet
+machine, load average under 1): the POST costs Course 1.23× Hono's CPU on Bun (7.2 against 5.7 µs)
+and 1.23× on Deno (16.8 against 12.2 µs); against Hono with \`contextStorage()\`, 1.21× on Bun (6.9
+against 5.4 µs: Bun's context costs Hono nothing measurable) and 0.97× on Deno (17.4 against 18.5
+µs: Deno's \`AsyncLocalStorage\` costs Hono half again, Course less, whose context is entered once
+and let go as soon as the request is answered). Most of the POST's
 difference is the body: without its read and parse the POST costs 0.68× on Bun, 0.56× on Deno
 (ARCHITECTURE.md, "The Fetch adapter").
 On Deno's server, a CPU profile over the inspector (\`Profiler\` of the DevTools protocol) of the
@@ -102,8 +111,8 @@ carries the response's header record and leaves \`Content-Length\` to the runtim
 header past the first cost 2 µs on Bun, 4–9 µs on Deno), and a body of declared length is read
 without its stream (which Bun makes on \`request.body\`).
 
-| runtime | Course req/s | Hono req/s | Course / Hono (req/s) | Course CPU/req | Hono CPU/req | Course / Hono (CPU) | Course idle | Hono idle |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| runtime | Course req/s | Hono req/s | Course / Hono (req/s) | Course CPU/req | Hono CPU/req | Course / Hono (CPU) | Hono with \`contextStorage()\` CPU/req | Course / Hono with it (CPU) | Course idle | Hono idle |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
 <!-- /runtimes -->
 `;
