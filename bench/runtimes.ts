@@ -97,8 +97,9 @@ bench/fetch-ab.ts <hono|hono-context> <runtime> post 20\`: 40,000 requests a sid
 machine, load average under 1): the POST costs Course 1.23× Hono's CPU on Bun (7.2 against 5.7 µs)
 and 1.23× on Deno (16.8 against 12.2 µs); against Hono with \`contextStorage()\`, 1.21× on Bun (6.9
 against 5.4 µs: Bun's context costs Hono nothing measurable) and 0.97× on Deno (17.4 against 18.5
-µs: Deno's \`AsyncLocalStorage\` costs Hono half again, Course less, whose context is entered once
-and let go as soon as the request is answered). Most of the POST's
+µs: Deno's \`AsyncLocalStorage\` costs Hono half again; Deno keeps each store until a full
+collection, and Hono's holds its whole context where Course's holds a small scope it empties once
+the request is answered). Most of the POST's
 difference is the body: without its read and parse the POST costs 0.68× on Bun, 0.56× on Deno
 (ARCHITECTURE.md, "The Fetch adapter").
 On Deno's server, a CPU profile over the inspector (\`Profiler\` of the DevTools protocol) of the
