@@ -23,15 +23,22 @@ export function emitRouter(app: CompiledApp, context: EmitContext): Chunk[] {
     'names',
     'hosts',
     `usesHost: ${app.routes.some((r) => r.domain !== undefined)}`,
-    `handlersFor: (path: string, host: string) => handlersOf($handlerGroups, path, host)`,
+    // With no group's exception handlers, an unmatched request is not looked up for them.
+    ...(groups.length === 0
+      ? []
+      : [`handlersFor: (path: string, host: string) => handlersOf($handlerGroups, path, host)`]),
     `bootManagers: [${app.bootManagers.map((b) => context.classLocal(b.class)).join(', ')}]`,
     `csrfVerifier: ${app.csrfVerifier ? context.classLocal(app.csrfVerifier.class) : 'undefined'}`,
     `errorRedirect: ${app.errorRedirect === undefined ? 'undefined' : str(app.errorRedirect)}`,
     `compiledBy: ${str(COMPILER_VERSION)}`,
   ];
   return [
-    code(`/** Groups with exception handlers, innermost first: an error goes to those around its request. */
+    ...(groups.length === 0
+      ? []
+      : [
+          code(`/** Groups with exception handlers, innermost first: an error goes to those around its request. */
 const $handlerGroups: HandlerGroup[] = [${groups.join(', ')}];`),
+        ]),
     code(`const table = defineRoutes($routes, { ${fields.join(', ')} });
 export default table;
 

@@ -7,7 +7,7 @@ import {
   NotFoundHttpException,
   statusText,
 } from './errors.js';
-import { answerPreflight, corsOnError, hasCors } from '../features/cors.js';
+import { answerPreflight, corsOnError, hasCors, tableHasCors } from '../features/cors.js';
 import { badHost } from './host.js';
 import { logError } from './log.js';
 import { normalizePath } from './path.js';
@@ -155,7 +155,7 @@ async function earlyCsrf(
 ): Promise<void> {
   const { table, request } = context;
   if (table.csrfVerifier === undefined) return;
-  if (FORM_VERBS.some((verb) => hasCors(take(verb)))) return;
+  if (tableHasCors(table) && FORM_VERBS.some((verb) => hasCors(take(verb)))) return;
   await new table.csrfVerifier().handle(request as never);
 }
 
@@ -186,7 +186,7 @@ function route(
       : find(context, (m, path, host) => table.match(m, path, host));
   if (hit === undefined) {
     const allowed = find(context, (_, path, host) => table.allowed(path, host));
-    if (request.method === 'OPTIONS' && allowed.length > 0) {
+    if (request.method === 'OPTIONS' && allowed.length > 0 && tableHasCors(table)) {
       const preflight = answerPreflight(request, response, allowed, routeFor(context));
       if (preflight !== undefined) return preflight;
     }
@@ -349,17 +349,19 @@ async function fail(error: unknown, context: RequestContext, depth: number): Pro
 
 /** An error's answer with the CORS headers of the request's route, when it has `Cors`. */
 function withCors(context: RequestContext, answer: CourseResponse): CourseResponse {
+  if (!tableHasCors(context.table)) return answer;
   return corsOnError(context.request, answer, routeFor(context));
 }
 
 /** The exception handlers of the request's groups, in the order `fail` tries them. */
 function handlersOf(context: RequestContext): NonNullable<MatchHit['route']['handlers']> {
   const { table, options, request } = context;
+  const own = request.loaded?.route.handlers ?? [];
+  if (table.handlersFor === undefined) return own;
   const host = hostOf(context);
   // A host regex runs within its bound here too; past it, the group is not the request's.
-  const found = bounded(paramLimit(options), () => table.handlersFor?.(request.path, host) ?? []);
+  const found = bounded(paramLimit(options), () => table.handlersFor!(request.path, host));
   const around = found === TOO_LONG ? [] : found;
-  const own = request.loaded?.route.handlers ?? [];
   return own.length === 0
     ? around
     : [...own, ...around.filter((Handler) => !own.includes(Handler))];
