@@ -30,6 +30,23 @@ export interface RequestUri {
 }
 
 /**
+ * The types of the values middleware hands on with `request.setAttribute(name, value)`: declare
+ * them once, and `setAttribute` and `getAttribute` check and give them.
+ *
+ * @example
+ * declare module 'course-router' {
+ *   interface RequestAttributes { user: { id: number; name: string } }
+ * }
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface RequestAttributes {}
+
+/** The type `RequestAttributes` declares for `name`; `unknown` for a name it does not declare. */
+type AttributeValue<K extends string> = K extends keyof RequestAttributes
+  ? RequestAttributes[K]
+  : unknown;
+
+/**
  * The current request: what `request()` returns inside a route, middleware or handler.
  */
 export class CourseRequest {
@@ -61,6 +78,7 @@ export class CourseRequest {
   #body: Promise<Uint8Array> | undefined;
   #input: Promise<ParsedBody> | undefined;
   #cookies: Map<string, string[]> | undefined;
+  #attributes: Map<string, unknown> | undefined;
 
   constructor(method: string, target: string, path: string, source: RequestSource, raw: unknown) {
     this.method = method;
@@ -184,6 +202,19 @@ export class CourseRequest {
   getLoadedRoute(): LoadedRoute | undefined {
     const hit = this.loaded;
     return hit && new LoadedRoute(hit.route, hit.params);
+  }
+
+  /**
+   * Keeps `value` under `name` for the rest of the request: how a middleware hands the route
+   * what it found (the signed-in user, say). Its type is the one `RequestAttributes` declares.
+   */
+  setAttribute<K extends string>(name: K, value: AttributeValue<K>): void {
+    (this.#attributes ??= new Map()).set(name, value);
+  }
+
+  /** The value `setAttribute(name, …)` kept, else `undefined`. */
+  getAttribute<K extends string>(name: K): AttributeValue<K> | undefined {
+    return this.#attributes?.get(name) as AttributeValue<K> | undefined;
   }
 
   /** Serves the route registered for `url` instead of the current one. */

@@ -41,6 +41,23 @@ export const f: RouteParams<'post'> = [undefined, 'x'];
 // @ts-expect-error no such route
 export type G = RouteParams<'no.such.route'>;
 `,
+  'attributes.ts': `import { request, type CourseRequest } from 'course-router';
+declare module 'course-router' {
+  interface RequestAttributes {
+    user: { id: number; name: string };
+  }
+}
+export function signIn(req: CourseRequest): void {
+  req.setAttribute('user', { id: 1, name: 'Ada' });
+  // @ts-expect-error a declared attribute takes its declared type
+  req.setAttribute('user', { id: '1' });
+  req.setAttribute('trace', 'abc');
+}
+export const id: number | undefined = request().getAttribute('user')?.id;
+// @ts-expect-error a declared attribute's value has its type, not any
+export const wrong: string | undefined = request().getAttribute('user');
+export const other: unknown = request().getAttribute('trace');
+`,
   'wrong.ts': `import { url as globalUrl } from 'course-router';
 import { url } from './generated/routes.gen.js';
 export const a = url('user.show', { wrong: 1 });
@@ -112,6 +129,12 @@ function checked(file: string): { output: string; code: number } {
 describe('url() is checked by tsc against the generated routes', () => {
   it('accepts correct calls, through the generated url() and the global helper', async () => {
     const result = checked('accepts.ts');
+    expect(result.output).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  it('RequestAttributes types setAttribute and getAttribute; other names are unknown', async () => {
+    const result = checked('attributes.ts');
     expect(result.output).toBe('');
     expect(result.code).toBe(0);
   });
