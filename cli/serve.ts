@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { accessSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -66,7 +67,10 @@ export function startServe(
   onMissing: (message: string) => void,
 ): ChildProcess {
   const { command, args: all } = SERVE_RUNTIMES[runtime]!(file, args);
-  const child = spawn(command, all, { cwd: path.resolve(root), stdio: 'inherit' });
+  // One signing key for every server of this watch, unless the app's environment sets one: a
+  // CSRF token or signed cookie made before a rebuild still holds after the restart.
+  const env = { ...process.env, COURSE_SECRET: process.env['COURSE_SECRET'] || watchSecret() };
+  const child = spawn(command, all, { cwd: path.resolve(root), stdio: 'inherit', env });
   child.on('error', (error: NodeJS.ErrnoException) => {
     onMissing(
       error.code === 'ENOENT'
@@ -78,6 +82,13 @@ export function startServe(
 }
 
 // --- internal ---
+
+let secret: string | undefined;
+
+/** The key `COURSE_SECRET` gives the servers of this watch, made on first use. */
+function watchSecret(): string {
+  return (secret ??= randomBytes(32).toString('hex'));
+}
 
 function notFound(command: string, runtime: string): string {
   return `${command} not found on PATH, needed by --runtime ${runtime}: ${INSTALL[command] ?? 'install it'}`;

@@ -94,8 +94,20 @@ describe('npm run dev', () => {
           server.output,
         );
         const routes = readFileSync(path.join(dir, 'routes.ts'), 'utf8');
-        writeFile(dir, 'routes.ts', `${routes}Course.get('/bye', () => 'bye').name('bye');\n`);
+        writeFile(
+          dir,
+          'routes.ts',
+          `import { request, response } from 'course-router';
+${routes}Course.get('/bye', () => 'bye').name('bye');
+Course.get('/sign', () => { response().cookie('who', 'ada', { signed: true }); return 'signed'; });
+Course.get('/who', () => request().signedCookie('who') ?? 'nobody');
+`,
+        );
         await until(port, '/bye', 'bye', server.output);
+        // A signed cookie made before the restart still holds after it: the watch's one key.
+        const cookie = (await fetch(`http://127.0.0.1:${port}/sign`)).headers
+          .get('set-cookie')!
+          .split(';')[0]!;
         const controller = 'app/Components/Controller/HomeController.ts';
         const source = readFileSync(path.join(dir, controller), 'utf8');
         writeFile(dir, controller, source.replace('Hello, ${name}!', 'Hi, ${name}!'));
@@ -105,6 +117,8 @@ describe('npm run dev', () => {
           '{"greeting":"Hi, ada!","self":"/hello/ada"}',
           server.output,
         );
+        const who = await fetch(`http://127.0.0.1:${port}/who`, { headers: { cookie } });
+        expect(await who.text()).toBe('ada');
       } finally {
         await server.stop();
       }
