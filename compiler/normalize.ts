@@ -201,7 +201,8 @@ function safeRegex(def: RouteDefinition, regex: RunningRegex, diagnostics: Diagn
   if (def.allowUnsafeRegex || def.settings.unsafeRegex) return true;
   const verdict = regexSafety(regex.source, regex.flags);
   if (verdict.safe) return true;
-  const example = verdict.attack ? ` (e.g. on ${JSON.stringify(verdict.attack.slice(0, 40))})` : '';
+  // The checker writes its attack string as a JavaScript expression: `'a' + 'b'.repeat(31)`.
+  const example = verdict.attack ? ` (slow on the input ${verdict.attack.slice(0, 60)})` : '';
   diagnostics.error(
     'E_REGEX_UNSAFE',
     `${regex.what}: the regex /${regex.source}/${regex.flags}, as the matcher runs it, ${verdict.reason}${example}`,

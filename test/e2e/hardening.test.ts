@@ -175,6 +175,8 @@ describe('build-time regex safety', () => {
         /routes\.ts:3:4: error E_REGEX_UNSAFE: parameter "v": the regex \/\^\(\?:\(\?:a\+\)\+b\)\$\/u, as the matcher runs it, can take exponential time/,
       );
       expect(result.stderr).toContain('allowUnsafeRegex()');
+      // The checker's attack, as the expression it writes, unquoted.
+      expect(result.stderr).toMatch(/\(slow on the input 'a+'( \+ |\.)/);
     } finally {
       removeApp(app);
     }
