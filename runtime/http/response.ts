@@ -82,10 +82,11 @@ export class CourseResponse {
     return this;
   }
 
-  /** Replaces the body with `text` (HTML unless a content type was set). */
+  /** Replaces the body with `text` (HTML unless a content type was set; none for no text). */
   write(text: string): this {
     this.body = text;
-    this.headers['content-type'] ??= 'text/html; charset=utf-8';
+    // An empty body has no type: `httpCode(204).write('')` says nothing of HTML.
+    if (text !== '') this.headers['content-type'] ??= 'text/html; charset=utf-8';
     this.written = true;
     return this;
   }

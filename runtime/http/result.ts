@@ -13,7 +13,7 @@ export function applyResult(value: unknown, res: CourseResponse): CourseResponse
   switch (typeof value) {
     case 'string':
       res.body = value;
-      res.headers['content-type'] ??= HTML;
+      if (value !== '') res.headers['content-type'] ??= HTML;
       return res;
     case 'number':
     case 'boolean':

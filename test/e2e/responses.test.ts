@@ -16,6 +16,8 @@ Course.group({ prefix: '/caught', exceptionHandler: 'Handlers\\\\Caught' }, () =
 });
 Course.get('/fail', () => { throw new HttpException(503, 'db password is hunter2'); });
 Course.get('/informational', () => response().httpCode(101));
+Course.get('/nothing', () => response().httpCode(204).write(''));
+Course.get('/empty', () => '');
 Course.get('/code/{code}', (code: string) => { throw new HttpException(Number(code), 'odd'); });
 Course.get('/used', async () => { const answer = new Response('x'); await answer.text(); return answer; });
 Course.get('/locked', () => { const answer = new Response('x'); answer.body!.getReader(); return answer; });
@@ -99,6 +101,16 @@ describe('errors and logs', () => {
     expect(await get('/teapot')).toMatchObject({ status: 418, body: 'short and stout' });
     expect((await get('/fail', debug)).body).toBe('db password is hunter2');
     vi.restoreAllMocks();
+  });
+
+  it('an empty body has no content type: a 204 written empty, a route that returns ""', async () => {
+    const nothing = await send(served, 'GET', '/nothing');
+    expect([nothing.status, nothing.headers['content-type']]).toEqual([204, undefined]);
+    const empty = await send(served, 'GET', '/empty');
+    expect([empty.status, empty.body, empty.headers['content-type']]).toEqual([200, '', undefined]);
+    expect((await send(served, 'GET', '/header?v=1')).headers['content-type']).toMatch(
+      /text\/html/,
+    );
   });
 
   it('regression: a 1xx status, which no final response can carry, is a 500 in both adapters', async () => {

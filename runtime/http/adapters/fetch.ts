@@ -164,7 +164,8 @@ function toResponse(outcome: Outcome, head: boolean): Response {
     return new Response(null, init);
   }
   const body = outcome.body;
-  const empty = head || body === null || NULL_BODY_STATUS.has(outcome.status);
+  // An empty text is no body: the Fetch API would type a `''` body `text/plain`.
+  const empty = head || body === null || body === '' || NULL_BODY_STATUS.has(outcome.status);
   try {
     return new Response(empty ? null : body, {
       status: outcome.status,
