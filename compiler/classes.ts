@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { Node } from './_ts-morph.js';
+import { locationOf } from './closures.js';
 import { classRefParts, nearest } from 'course-router/internal';
 import type { SourceLocation } from 'course-router/internal';
 import type { ResolvedConfig } from './config.js';
@@ -113,8 +114,9 @@ export function resolveReference(
     const { name: className, args } = classRefParts(value);
     const root = Object.keys(config.namespaces)[0] ?? 'App';
     const fqn = className.startsWith('\\') ? className.slice(1) : `${root}\\${className}`;
-    const found = findClass(fqn, site.loc, config, index, diagnostics);
-    if (!found || !checkMethod(found, method, site.loc, index, diagnostics)) return undefined;
+    const loc = valueLocation(site, index);
+    const found = findClass(fqn, loc, config, index, diagnostics);
+    if (!found || !checkMethod(found, method, loc, index, diagnostics)) return undefined;
     return { class: found.import, label: value, args };
   }
   const node = valueNode(site, index);
@@ -131,6 +133,29 @@ export function resolveReference(
   if (!parses(found.import.file, index, diagnostics)) return undefined;
   if (!checkMethod(found, method, site.loc, index, diagnostics)) return undefined;
   return { class: found.import, label: found.name, args: [] };
+}
+
+/**
+ * Where the value of `site` is written (the string `'Middleware\\Auth'` in a group's list),
+ * else the call's location; found only when an error reads it.
+ */
+export function valueLocation(site: ValueSite, index: SourceIndex): SourceLocation {
+  let found: SourceLocation | undefined;
+  const at = (): SourceLocation => {
+    const node = valueNode(site, index);
+    return (found ??= node ? locationOf(node) : site.loc);
+  };
+  return {
+    get file() {
+      return at().file;
+    },
+    get line() {
+      return at().line;
+    },
+    get column() {
+      return at().column;
+    },
+  };
 }
 
 // --- internal ---

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Node, type CallExpression, type Expression } from './_ts-morph.js';
 import { callbackParts } from 'course-router/internal';
 import type { Recording, SourceLocation } from 'course-router/internal';
-import { checkMethod, findClass, parses, resolveReference } from './classes.js';
+import { checkMethod, findClass, parses, resolveReference, valueLocation } from './classes.js';
 import { closureDeps, locationOf } from './closures.js';
 import {
   checkHandlerParams,
@@ -126,7 +126,7 @@ class ReferenceCache {
       label,
       declaration,
       delivered,
-      reference.site.loc,
+      valueLocation(reference.site, this.index),
       this.config.root,
       this.index,
       this.diagnostics,

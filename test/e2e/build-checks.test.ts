@@ -125,7 +125,12 @@ describe('a misspelt controller or middleware class names the near one', () => {
     ],
     [
       `Course.get('/a', 'ArticleController@index').addMiddleware('Middleware\\\\Auht:admin');`,
-      'routes.ts:2:45: error E_MODULE: no module for class App\\Middleware\\Auht (looked for app/Middleware/Auht.ts)\n  hint: did you mean Auth? (app/Middleware/Auth.ts)\n',
+      'routes.ts:2:59: error E_MODULE: no module for class App\\Middleware\\Auht (looked for app/Middleware/Auht.ts)\n  hint: did you mean Auth? (app/Middleware/Auth.ts)\n',
+    ],
+    [
+      // In a group's list: the string itself, not the group's call.
+      `Course.group({ prefix: '/g', middleware: ['Middleware\\\\Auth', 'Middleware\\\\Auht'] }, () => { Course.get('/a', 'ArticleController@index'); });`,
+      'routes.ts:2:63: error E_MODULE: no module for class App\\Middleware\\Auht (looked for app/Middleware/Auht.ts)\n  hint: did you mean Auth? (app/Middleware/Auth.ts)\n',
     ],
     [
       `Course.get('/a', 'Unrelated@index');`,

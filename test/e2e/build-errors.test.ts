@@ -83,7 +83,7 @@ describe('build errors name file:line:col and what to do', () => {
         'app/Middleware/Bad.ts': 'export class Bad { run() {} }\n',
       },
     );
-    expect(stderr).toContain('routes.ts:2:30: error E_METHOD: class Bad has no method handle');
+    expect(stderr).toContain('routes.ts:2:44: error E_METHOD: class Bad has no method handle');
   });
 
   it('E_REGEX: an invalid where() regex points at the where() call', async () => {
