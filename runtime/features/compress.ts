@@ -49,8 +49,7 @@ export function compressor(options: StartOptions): Compressor | undefined {
     } else {
       encoder.end(outcome.body);
     }
-    const body = Readable.toWeb(encoder) as unknown as ReadableStream<Uint8Array>;
-    return new Response(body, { status: plan.status, headers: plan.headers });
+    return new Response(webStreamOf(encoder), { status: plan.status, headers: plan.headers });
   };
   const settle = (request: CourseRequest, outcome: CourseResponse | Response) => {
     const plan = planOf(request, outcome, threshold, encodings);
@@ -65,6 +64,46 @@ export function compressor(options: StartOptions): Compressor | undefined {
 }
 
 // --- internal ---
+
+/**
+ * The encoder's output as a web stream that stops it when the client leaves. Not
+ * `Readable.toWeb`: Deno's enqueues the encoder's next chunk into the cancelled stream, and the
+ * `TypeError` it throws there ends the process.
+ */
+function webStreamOf(encoder: NodeJS.ReadableStream & { destroy(): void }): ReadableStream {
+  let done = false;
+  const stop = () => {
+    done = true;
+    encoder.destroy();
+  };
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      encoder.on('data', (chunk: Buffer) => {
+        if (done) return;
+        try {
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        } catch {
+          return stop();
+        }
+        if ((controller.desiredSize ?? 1) <= 0) encoder.pause();
+      });
+      encoder.once('end', () => {
+        if (done) return;
+        done = true;
+        controller.close();
+      });
+      encoder.once('error', (error) => {
+        if (done) return;
+        done = true;
+        controller.error(error);
+      });
+    },
+    pull() {
+      encoder.resume();
+    },
+    cancel: stop,
+  });
+}
 
 // Types whose bodies compress: text, JSON, JavaScript, XML, SVG, and their `+json`/`+xml` kin.
 const COMPRESSIBLE =
