@@ -1,4 +1,4 @@
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -9,10 +9,14 @@ import { runtimeApp, runtimeBinary } from './_runtimes.js';
 
 // `ServeStatic` on Bun's and Deno's servers (README's bun.ts and deno.ts): a file read whole, one
 // streamed (a web byte stream reading the file's descriptor), a range of it, a 304; and clients
-// that leave in the middle of the streamed file: the server serves on, its files closed.
+// that leave in the middle of the streamed file: the server serves on, its files closed. With
+// compression on, clients that leave in the middle of a compressed file.
 const SMALL = 'hello from a file\n'.repeat(10);
 // Past the size read whole (256 KiB).
 const BIG = new Uint8Array(1024 * 1024).map((_, i) => (i * 7) % 251);
+// Text that compresses to far more than a client reads before it leaves: base64 of random
+// bytes (xorshift), 2.6 MB, as a big data file.
+const TEXT = Buffer.from(randomBytes(2_000_000)).toString('base64');
 let dir: string;
 const stops: (() => Promise<void>)[] = [];
 
@@ -32,20 +36,44 @@ export class Assets extends ServeStatic {
   };
   dir = await runtimeApp(files, ['bun.ts', 'deno.ts', 'course.config.ts']);
   writeFileSync(path.join(dir, 'public/big.bin'), BIG);
+  writeFileSync(path.join(dir, 'public/big.txt'), TEXT);
+  // README's servers, with compression on.
+  for (const file of ['bun.ts', 'deno.ts']) {
+    const server = readFileSync(path.join(dir, file), 'utf8');
+    const compressed = server.replace(
+      'Course.start(routes)',
+      'Course.start(routes, { compress: true })',
+    );
+    expect(compressed).not.toBe(server);
+    writeFileSync(path.join(dir, `compressed-${file}`), compressed);
+  }
 }, 60_000);
 afterAll(async () => {
   for (const stop of stops.reverse()) await stop();
   if (dir) removeApp(dir);
 });
 
-// Each runtime's command, as README serves the app with it.
-const SERVERS: Record<'bun' | 'deno', () => [string, string[]]> = {
-  bun: () => [runtimeBinary('bun'), ['bun.ts']],
-  deno: () => [
+// Each runtime's command, as README serves the app with it (from `file`).
+const SERVERS: Record<'bun' | 'deno', (file?: string) => [string, string[]]> = {
+  bun: (file = 'bun.ts') => [runtimeBinary('bun'), [file]],
+  deno: (file = 'deno.ts') => [
     runtimeBinary('deno'),
-    ['run', '--allow-net', '--allow-env', '--allow-read', 'deno.ts'],
+    ['run', '--allow-net', '--allow-env', '--allow-read', file],
   ],
 };
+
+/** Serves the app on `name` from `file`, stopped after the tests; its base URL. */
+async function serve(name: keyof typeof SERVERS, file?: string): Promise<string> {
+  const port = await freePort();
+  const [command, args] = SERVERS[name](file);
+  const server = await startServer(command, args, {
+    cwd: dir,
+    env: { ...process.env, PORT: String(port) },
+    port,
+  });
+  stops.push(() => server.stop());
+  return `http://127.0.0.1:${port}`;
+}
 
 // The `Content-Length` of a streamed file each runtime's server sends.
 const LENGTH_SENT: Record<keyof typeof SERVERS, string | null> = {
@@ -56,15 +84,7 @@ const LENGTH_SENT: Record<keyof typeof SERVERS, string | null> = {
 describe.each(Object.keys(SERVERS) as (keyof typeof SERVERS)[])('ServeStatic on %s', (name) => {
   let base: string;
   beforeAll(async () => {
-    const port = await freePort();
-    const [command, args] = SERVERS[name]();
-    const server = await startServer(command, args, {
-      cwd: dir,
-      env: { ...process.env, PORT: String(port) },
-      port,
-    });
-    stops.push(() => server.stop());
-    base = `http://127.0.0.1:${port}`;
+    base = await serve(name);
   }, 60_000);
 
   it('serves a file read whole, a streamed one, a range of it, and a 304', async () => {
@@ -107,6 +127,71 @@ describe.each(Object.keys(SERVERS) as (keyof typeof SERVERS)[])('ServeStatic on 
     expect(await (await fetch(`${base}/assets/small.txt`)).text()).toBe(SMALL);
   });
 });
+
+// A client that leaves a compressed stream cancels it while the encoder still writes: Deno's
+// server ended its process on the error that write threw (node's `Readable.toWeb`).
+describe.each(Object.keys(SERVERS) as (keyof typeof SERVERS)[])('compression on %s', (name) => {
+  it('serves on when clients leave in the middle of a compressed stream', async () => {
+    const base = await serve(name, `compressed-${name}.ts`);
+    const pid = await (await fetch(`${base}/pid`)).text();
+    const port = Number(new URL(base).port);
+    for (const encoding of ['br', 'gzip', 'br', 'gzip']) {
+      const [head, read] = await leaveAfter(port, '/assets/big.txt', encoding, 4096);
+      expect(head).toMatch(new RegExp(`^HTTP/1.1 200[^]*content-encoding: ${encoding}`, 'i'));
+      expect(read).toBeLessThan(TEXT.length / 4);
+    }
+    // The same process answers, and a whole compressed answer still arrives whole.
+    expect(await (await fetch(`${base}/pid`)).text()).toBe(pid);
+    const whole = await fetch(`${base}/assets/big.txt`, { headers: { 'accept-encoding': 'br' } });
+    expect(whole.headers.get('content-encoding')).toBe('br');
+    expect(await whole.text()).toBe(TEXT);
+  }, 60_000);
+});
+
+/**
+ * Asks for `target` in `encoding` and closes the connection once `bytes` of the answer arrived
+ * (or after 5 s); the answer's head and the bytes read.
+ */
+function leaveAfter(
+  port: number,
+  target: string,
+  encoding: string,
+  bytes: number,
+): Promise<[string, number]> {
+  return new Promise((resolve) => {
+    let got = Buffer.alloc(0);
+    const done = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve([got.subarray(0, got.indexOf('\r\n\r\n')).toString('latin1'), got.length]);
+    };
+    const timer = setTimeout(done, 5000);
+    const socket = connect(port, '127.0.0.1', () =>
+      socket.write(
+        `GET ${target} HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: ${encoding}\r\n\r\n`,
+      ),
+    );
+    socket.on('data', (chunk: Buffer) => {
+      got = Buffer.concat([got, chunk]);
+      if (got.length >= bytes) done();
+    });
+    socket.on('error', done);
+    socket.on('close', done);
+  });
+}
+
+/** `length` pseudo-random bytes, the same on each run. */
+function randomBytes(length: number): Uint8Array {
+  const bytes = new Uint8Array(length);
+  let x = 1;
+  for (let i = 0; i < length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    bytes[i] = x;
+  }
+  return bytes;
+}
 
 /** Asks for `target` and closes the connection when the first bytes of the answer arrive. */
 function leaveAfterFirstBytes(port: string, target: string): Promise<void> {
