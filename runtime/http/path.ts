@@ -54,6 +54,31 @@ export function cleanTarget(raw: string): string {
   return q === -1 ? clean : clean + raw.slice(q);
 }
 
+/**
+ * `target` as the WHATWG URL parser reads it: no fragment, which no client sends and the parser
+ * cuts off (`/public/x#/../../admin` is `/public/x`, never `/admin`); in the path, controls,
+ * spaces, `"<>^` backtick `{}` and non-ASCII percent-encoded (UTF-8), in the query controls,
+ * spaces, `"'<>` and non-ASCII. node:http passes some on raw, Deno's server all of them: both
+ * adapters see, and `url()` gives back, the target a browser would have sent. A target with none
+ * of them is returned as is. `\` is read as `/` by the path rules.
+ */
+export function parsedTarget(target: string): string {
+  if (!UNPARSED.test(target)) return target;
+  const raw = withoutFragment(target);
+  const q = raw.indexOf('?');
+  const path = q === -1 ? raw : raw.slice(0, q);
+  const encoded = path.replace(PATH_ENCODED, percentEncode);
+  return q === -1 ? encoded : encoded + raw.slice(q).replace(QUERY_ENCODED, percentEncode);
+}
+
+/** `text` percent-encoded as UTF-8, every character of it (a lone surrogate as U+FFFD). */
+export function percentEncode(text: string): string {
+  let out = '';
+  for (const byte of UTF8.encode(text))
+    out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  return out;
+}
+
 /** A request target without its fragment (`#…`), which the URL parser cuts off. */
 export function withoutFragment(target: string): string {
   const hash = target.indexOf('#');
@@ -101,6 +126,14 @@ export function decodeParam(value: string | undefined): string | undefined {
 // --- internal ---
 
 const ESCAPES = /(?:%[0-9A-Fa-f]{2})+/g;
+// All but what stands as it is in both a path and a query: printable ASCII but `"#'<>^` backtick
+// `{}`. Then what the URL parser encodes in a path (`^` since 2023, as Bun does), and in a query.
+const UNPARSED = /[^!$-&(-;=?-\]_a-z|~]/;
+// eslint-disable-next-line no-control-regex
+const PATH_ENCODED = /[\u0000-\u0020"<>^`{}\u007f-\uffff]+/g;
+// eslint-disable-next-line no-control-regex
+const QUERY_ENCODED = /[\u0000-\u0020"'<>\u007f-\uffff]+/g;
+const UTF8 = new TextEncoder();
 // Backslashes, empty segments, and `.`/`..` segments (also written `%2e`).
 const UNCLEAN = /\\|\/\/|\/(?:\.|%2[eE])(?:\.|%2[eE])?(?:\/|$)/;
 const DOT = /^(?:\.|%2e)$/i;

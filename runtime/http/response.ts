@@ -1,4 +1,5 @@
 import { clearCookie, setCookie, type CookieOptions } from '../features/cookies.js';
+import { percentEncode } from './path.js';
 
 /**
  * The response being built for the current request: what `response()` returns.
@@ -173,16 +174,9 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 // characters, and a `%` that does not start an escape.
 const UNENCODED = /(?:[^!#$%&-;=?-[\]_a-z~]|%(?![0-9A-Fa-f]{2}))+/g;
 
-const UTF8 = new TextEncoder();
-
 /** `url` with what `UNENCODED` finds percent-encoded as UTF-8 (a lone surrogate as U+FFFD). */
 function encodeTarget(url: string): string {
-  return url.replace(UNENCODED, (run) => {
-    let out = '';
-    for (const byte of UTF8.encode(run))
-      out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-    return out;
-  });
+  return url.replace(UNENCODED, percentEncode);
 }
 
 /** Whether `code` can be a final response's status: an integer 200–599 (a 1xx is interim). */

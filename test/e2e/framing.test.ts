@@ -138,7 +138,8 @@ describe('url() of the current request', () => {
     ]) {
       const { pathname, search } = new URL(target, 'http://localhost');
       const answer = await send(served.both, 'GET', target);
-      expect(answer.body, target).toBe(pathname + search);
+      // The URL standard encodes `^` in a path since 2023 (Bun's parser does; Node 20's not yet).
+      expect(answer.body, target).toBe(pathname.replaceAll('^', '%5E') + search);
       expect(answer.body, target).not.toMatch(/["<>]/);
     }
   });

@@ -248,6 +248,41 @@ describe("hostile bytes over raw sockets, on each runtime's server", () => {
   );
 });
 
+describe("the current URL of a raw target, on each runtime's server", () => {
+  // What `url()` gives back: as a browser sends the target (the URL parser's encoding), never
+  // the bytes a client wrote raw (Deno's server passes them on), which a page would echo.
+  const TARGETS: Record<string, string> = {
+    '/here/x"><img`{}>?a="<>\'': '/here/x%22%3E%3Cimg%60%7B%7D%3E?a=%22%3C%3E%27',
+    "/here/a'b|c^d?e^`f{g}": "/here/a'b|c%5Ed?e^`f{g}",
+    '/here/caf\u00e9?q=\u00e9': '/here/caf%C3%A9?q=%C3%A9',
+  };
+  // node:http refuses a target of non-ASCII bytes itself.
+  const REFUSED: Record<string, string[]> = { 'node:http': ['/here/caf\u00e9?q=\u00e9'] };
+
+  it.each([
+    ['node:http', 'node:http', onNodeHttp],
+    ['Bun (Bun.serve)', 'bun', onBun],
+    ['Deno (Deno.serve)', 'deno', onDeno],
+  ] as const)(
+    '%s',
+    async (_, name, start) => {
+      const port = await started(name, start);
+      for (const [target, expected] of Object.entries(TARGETS)) {
+        const answer = await rawExchange(port, [
+          Buffer.from(`GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`),
+        ]);
+        if (REFUSED[name]?.includes(target)) expect(answer.status, target).toBe(400);
+        else
+          expect([answer.status, answer.text.split('\r\n\r\n')[1]], target).toEqual([
+            200,
+            expected,
+          ]);
+      }
+    },
+    60_000,
+  );
+});
+
 describe('the Redis store on Bun and on Deno', () => {
   it('shares one limit: two calls on Bun, the third on Deno is over it', async () => {
     const redis = await startRedis();

@@ -17,7 +17,7 @@ import { authorityBefore, pathStart } from '../host.js';
 import { logError } from '../log.js';
 import { requestLog, type RequestLog } from '../request-log.js';
 import { compressor, type Compressor } from '../../features/compress.js';
-import { withoutFragment } from '../path.js';
+import { parsedTarget } from '../path.js';
 import { CourseRequest, type RequestSource } from '../request.js';
 import type { CourseResponse } from '../response.js';
 import type { RouteTable } from '../../types.js';
@@ -62,7 +62,8 @@ function respond(
   // names a route (a runtime may be handed any URL: `ftp:`, `blob:`, `data:`).
   const start = pathStart(url);
   if (start === -1) return toResponse(badRequest(400), head);
-  const rest = withoutFragment(url.slice(start));
+  // As a browser sends it: Deno's server passes the target on as the client wrote it.
+  const rest = parsedTarget(url.slice(start));
   const raw = rest.charCodeAt(0) === 47 /* '/' */ ? rest : `/${rest}`;
   if (raw.length > MAX_TARGET_LENGTH) return toResponse(badRequest(414), head);
   // A runtime builds the URL from Host, or from an absolute-form target (which wins over Host,

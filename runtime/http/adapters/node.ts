@@ -15,7 +15,7 @@ import { finalHeaders, isFraming, NULL_BODY_STATUS } from './_common.js';
 import { logError } from '../log.js';
 import { requestLog, streamFailed } from '../request-log.js';
 import { compressor } from '../../features/compress.js';
-import { withoutFragment } from '../path.js';
+import { parsedTarget } from '../path.js';
 import { CourseRequest, type RequestSource } from '../request.js';
 import type { RouteTable } from '../../types.js';
 
@@ -31,8 +31,8 @@ export function createNodeHandler(
     const head = req.method === 'HEAD';
     let raw = req.url ?? '/';
     // As the URL parser reads it, so as the Fetch adapter measures it (node:http's 16 KiB
-    // head bounds it).
-    if (UNPARSED.test(raw)) raw = parseTarget(raw);
+    // head bounds it). Node refuses controls, spaces and non-ASCII bytes itself.
+    raw = parsedTarget(raw);
     if (raw.length > MAX_TARGET_LENGTH) return send(badRequest(414), res, head);
     const request = new CourseRequest(
       req.method ?? 'GET',
@@ -100,27 +100,6 @@ function waiting(socket: PausableSocket, change: 1 | -1): void {
     socket.parser?.resume();
     socket.resume();
   }
-}
-
-// What node:http passes on raw in a target and the URL parser (so the Fetch adapter) encodes:
-// in the path `"<>` backtick `{}`, in the query `"'<>`; and a fragment, which no client sends
-// and the parser cuts off (`/public/x#/../../admin` is `/public/x`, never `/admin`). Node
-// refuses controls, spaces and non-ASCII bytes itself; `\` is read as `/` by the path rules.
-const UNPARSED = /["'<>`{}#]/;
-const PATH_ENCODED = /["<>`{}]/g;
-const QUERY_ENCODED = /["'<>]/g;
-
-/** `target` as the WHATWG URL parser reads it: no fragment, its path and query encoded. */
-function parseTarget(target: string): string {
-  const raw = withoutFragment(target);
-  const q = raw.indexOf('?');
-  const path = q === -1 ? raw : raw.slice(0, q);
-  const encoded = path.replace(PATH_ENCODED, escape);
-  return q === -1 ? encoded : encoded + raw.slice(q).replace(QUERY_ENCODED, escape);
-}
-
-function escape(char: string): string {
-  return `%${char.charCodeAt(0).toString(16).toUpperCase()}`;
 }
 
 /** Headers, body and peer of a `node:http` request. */
