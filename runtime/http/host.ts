@@ -74,7 +74,7 @@ const MAX_PORT = 65535;
 const MAX_NAME = 255;
 
 // Nearly every request of a server names the same host: the last valid one is not tested again.
-let lastValid = '';
+let lastValid: string | undefined;
 
 function validHost(host: string): boolean {
   if (host === lastValid) return true;

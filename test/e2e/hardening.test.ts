@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawExchange, serveInChild } from '../_child.js';
 import { cli } from '../_cli-session.js';
 import {
   buildApp,
@@ -90,6 +91,17 @@ describe('request hardening (both adapters alike)', () => {
     expect(
       (await httpRequest(served.base, 'GET', 'http://localhost/b', { host: 'localhost' })).body,
     ).toBe('b');
+  });
+
+  it('an empty Host is a 400 also as the first request a server sees', async () => {
+    const child = await serveInChild(dir);
+    try {
+      const empty = 'GET /b HTTP/1.1\r\nHost: \r\nConnection: close\r\n\r\n';
+      expect((await rawExchange(child.port, [empty])).status).toBe(400);
+      expect((await rawExchange(child.port, [empty])).status).toBe(400);
+    } finally {
+      await child.stop();
+    }
   });
 });
 

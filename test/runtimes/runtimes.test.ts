@@ -188,6 +188,9 @@ describe("hostile bytes over raw sockets, on each runtime's server", () => {
     'a malformed Host': {
       pieces: [`GET / HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n`],
     },
+    'an empty Host': {
+      pieces: [`GET / HTTP/1.1\r\nHost: \r\nConnection: close\r\n\r\n`],
+    },
     'lines ended by a bare LF': {
       pieces: [`GET / HTTP/1.1\nHost: localhost\nConnection: close\n\n`],
     },
@@ -216,6 +219,7 @@ describe("hostile bytes over raw sockets, on each runtime's server", () => {
     'TLS bytes': 400,
     'a method that is no token': 400,
     'a malformed Host': 400,
+    'an empty Host': 400,
     'lines ended by a bare LF': 400,
     'JSON nested 100,000 deep': 400,
     'JSON cut short': 400,
