@@ -1,4 +1,4 @@
-import { requireContext, type StartOptions } from '../http/context.js';
+import { currentContext, requireContext, type StartOptions } from '../http/context.js';
 import type { CourseRequest } from '../http/request.js';
 import { MemoryStore } from '../stores/memory.js';
 import type { Store } from '../stores/types.js';
@@ -28,8 +28,22 @@ export function requestRepeat(key: string, value: string): Promise<boolean> {
   );
 }
 
-/** The client's address: the socket's, or the one `trustProxy` proxies report. */
-export function clientAddress(request: CourseRequest, trustProxy = 0): string {
+/**
+ * The client's address: the socket's, or the one `trustProxy` proxies report. `request` is the
+ * request being served unless given; `trustProxy` the app's `trustProxy` option unless given
+ * (`0` for a request of no app's).
+ *
+ * @example const ip = clientAddress();
+ */
+export function clientAddress(request?: CourseRequest, trustProxy?: number): string {
+  const context = currentContext();
+  const of = request ?? requireContext('clientAddress').request;
+  return addressOf(of, trustProxy ?? (context?.request === of ? context.options.trustProxy : 0));
+}
+
+// --- internal ---
+
+function addressOf(request: CourseRequest, trustProxy = 0): string {
   if (trustProxy > 0) {
     const forwarded = (request.getHeader('x-forwarded-for') ?? '')
       .split(',')
@@ -40,8 +54,6 @@ export function clientAddress(request: CourseRequest, trustProxy = 0): string {
   }
   return request.remoteAddress ?? '';
 }
-
-// --- internal ---
 
 const defaults = new WeakMap<StartOptions, Store>();
 
@@ -55,6 +67,6 @@ function storeOf(options: StartOptions): Store {
 function scoped(request: CourseRequest, options: StartOptions, kind: string, key: string): string {
   const client = options.identify
     ? options.identify(request)
-    : clientAddress(request, options.trustProxy);
+    : addressOf(request, options.trustProxy);
   return `${kind}:${client}:${key}`;
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { clientAddress } from 'course-router';
 import { send, servedApp } from '../_utils.js';
 
 const ROUTES = `
-import { Course, input, removeParam, requestLimit, requestRepeat, toRoute, url } from 'course-router';
+import { clientAddress, Course, input, removeParam, request, requestLimit, requestRepeat, toRoute, url } from 'course-router';
 
 Course.match(['get', 'post', 'put'], '/input', () => ({
   name: input('name', 'anonymous'),
@@ -20,6 +21,7 @@ Course.post('/proto', () => ({ polluted: ({} as Record<string, unknown>)['pollut
 
 Course.get('/go', () => toRoute(String(input('to')), Number(input('code', 302))));
 Course.get('/strip', () => (removeParam() ? undefined : 'no query'));
+Course.get('/ip', () => [clientAddress(), clientAddress(request()), clientAddress(request(), 2), clientAddress(request(), 0) === (request().remoteAddress ?? '')]);
 Course.get('/limit', async () => ((await requestLimit('api', 2, 60)) ? 'limited' : 'ok'));
 Course.get('/repeat/{value}', async (value: string) => String(await requestRepeat('form', value)));
 Course.get('/controller/{word}', 'Account@show');
@@ -206,6 +208,16 @@ describe('redirects', () => {
 });
 
 describe('requestLimit and requestRepeat', () => {
+  it("clientAddress() is the request's client, as the app trusts its proxies unless told", async () => {
+    const answer = await send(app.served, 'GET', '/ip', {
+      headers: { 'x-forwarded-for': '203.0.113.9, 198.51.100.1' },
+    });
+    expect(JSON.parse(answer.body)).toEqual(['198.51.100.1', '198.51.100.1', '203.0.113.9', true]);
+    expect(() => clientAddress()).toThrow(
+      'course: clientAddress() is only available while a request is served',
+    );
+  });
+
   it('limits per client: the 3rd call of one client is limited, another client is not', async () => {
     const call = async (ip: string) =>
       (
