@@ -1,5 +1,6 @@
 /** Entries of `Accept-Encoding` read; a list of ten thousand costs no more than a short one. */
 const MAX_ENTRIES = 32;
+const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
 
 /**
  * The encodings among `br` and `gzip` that `Accept-Encoding` accepts (with a weight above 0,
@@ -11,9 +12,10 @@ export function acceptedEncodings(header: string | undefined): ('br' | 'gzip')[]
   for (const entry of header.split(',', MAX_ENTRIES)) {
     const [name = '', ...params] = entry.split(';');
     const coding = name.trim().toLowerCase();
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const weight = q === undefined ? 1 : Number(q.slice(2));
-    if (!weights.has(coding)) weights.set(coding, Number.isNaN(weight) ? 0 : weight);
+    const q = params.map((p) => p.trim()).find((p) => /^q=/i.test(p));
+    // A weight that is no qvalue (RFC 9110 §12.4.2: `1e-10`, `0.0001`, `2`) accepts nothing.
+    const weight = q === undefined ? 1 : QVALUE.test(q.slice(2)) ? Number(q.slice(2)) : 0;
+    if (!weights.has(coding)) weights.set(coding, weight);
   }
   const star = weights.get('*');
   return (['br', 'gzip'] as const).filter((coding) => (weights.get(coding) ?? star ?? 0) > 0);

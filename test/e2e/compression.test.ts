@@ -92,6 +92,14 @@ describe('compression', () => {
     expect(none.body.toString()).toBe(PAGE);
     const refused = await raw('/page', { 'accept-encoding': 'br;q=0, gzip;q=0' });
     expect(refused.headers['content-encoding']).toBeUndefined();
+    // The weight's name in any case (RFC 9110 §5.6.6); a weight that is no qvalue accepts nothing.
+    for (const header of ['br;Q=0, gzip;Q=0', 'br;q=1e-10, gzip;q=2', 'gzip; q=0.0001'])
+      expect(
+        (await raw('/page', { 'accept-encoding': header })).headers,
+        header,
+      ).not.toHaveProperty('content-encoding');
+    const weighed = await raw('/page', { 'accept-encoding': 'br;Q=0, gzip; q=0.001' });
+    expect(weighed.headers['content-encoding']).toBe('gzip');
     const json = await raw('/json', { 'accept-encoding': 'gzip' });
     expect(JSON.parse(decoded(json)).items).toHaveLength(300);
   });
