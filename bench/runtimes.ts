@@ -5,11 +5,11 @@
 // bench/RESULTS.md.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT } from './checkout.js';
+import { readyPort } from './http.js';
 import { BODY, HONO, writeApp } from './runtimes-app.js';
 import { sched, shares } from './sched.js';
 import { benchDir } from './temp.js';
@@ -38,11 +38,12 @@ const fetch =
   kind === 'hono' ? hono.fetch
   : kind === 'hono-context' ? honoContext.fetch
   : (request: Request) => app.fetch(request);
-const port = Number(process.env.PORT);
+// Port 0: one the system picks, printed once it listens.
 const g = globalThis as any;
-if (g.Bun) g.Bun.serve({ port, hostname: '127.0.0.1', fetch });
-else g.Deno.serve({ port, hostname: '127.0.0.1', onListen() {} }, fetch);
-console.log('ready');
+const port = g.Bun
+  ? g.Bun.serve({ port: 0, hostname: '127.0.0.1', fetch }).port
+  : g.Deno.serve({ port: 0, hostname: '127.0.0.1', onListen() {} }, fetch).addr.port;
+console.log(\`ready \${port}\`);
 `,
 };
 
@@ -135,14 +136,9 @@ async function measure(
   bin: string,
   args: string[],
 ): Promise<{ rps: number; cpu: number; idle: number }> {
-  const port = await freePort();
-  const child = spawn(bin, args, {
-    cwd: dir,
-    env: { ...process.env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
+  const child = spawn(bin, args, { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    readyPort(child).then(resolve, reject);
     child.once('exit', (code) => reject(new Error(`${bin} ${args.join(' ')} exited ${code}`)));
   });
   const url = `http://127.0.0.1:${port}/api/users`;
@@ -179,15 +175,6 @@ function output(bin: string, args: string[]): Promise<string> {
     let text = '';
     child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
     child.once('exit', () => resolve(text.trim()));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
   });
 }
 
