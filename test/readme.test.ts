@@ -88,6 +88,8 @@ async function checkExample(app: string): Promise<void> {
   const dir = writeApp(files);
   cleanup.push(() => removeApp(dir));
   symlinkSync(path.join(ROOT, 'cli'), path.join(dir, 'node_modules/course-kit'), 'dir');
+  // What the README says to install beside the router (`npm install zod`).
+  symlinkSync(path.join(ROOT, 'node_modules/zod'), path.join(dir, 'node_modules/zod'), 'dir');
 
   const build = await runCli(['build'], dir);
   const printed = of('build-output').find((b) => b.marker.app === app);

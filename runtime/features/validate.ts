@@ -1,0 +1,91 @@
+import { requireContext } from '../http/context.js';
+import { HttpException } from '../http/errors.js';
+import { queryOf } from './input.js';
+
+/**
+ * A schema of the Standard Schema interface (https://standardschema.dev), which zod, valibot,
+ * ArkType and others implement: the part of it `validInput` uses, as the interface's authors
+ * ask a library that accepts such schemas to copy it.
+ */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
+    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+  };
+}
+
+/** What a schema says of a value: its output, or what is wrong with it. */
+export type StandardResult<Output> =
+  | { readonly value: Output; readonly issues?: undefined }
+  | { readonly issues: readonly StandardIssue[] };
+
+/** One thing wrong with a value, and where (keys, or `{ key }` segments). */
+export interface StandardIssue {
+  readonly message: string;
+  readonly path?: readonly (PropertyKey | { readonly key: PropertyKey })[] | undefined;
+}
+
+/** The output type of a Standard Schema. */
+export type SchemaOutput<S extends StandardSchemaV1> = NonNullable<
+  S['~standard']['types']
+>['output'];
+
+/** One issue of a refused input: its path written `a.b.0` (empty for the whole), its message. */
+export interface InputIssue {
+  path: string;
+  message: string;
+}
+
+/** The 422 `validInput` throws: its message lists the first issues, `issues` has them all. */
+export class ValidationException extends HttpException {
+  readonly issues: readonly InputIssue[];
+
+  constructor(issues: readonly InputIssue[]) {
+    super(422, `Invalid input: ${summary(issues)}`);
+    this.name = 'ValidationException';
+    this.issues = issues;
+  }
+}
+
+/**
+ * The request's body fields (`'post'`, the default) or its query (`'get'`) checked by `schema`:
+ * the schema's output, typed as it types it, or a `ValidationException` (422) naming what is
+ * wrong.
+ *
+ * @example const user = await validInput(z.object({ name: z.string(), age: z.number() }));
+ */
+export async function validInput<S extends StandardSchemaV1>(
+  schema: S,
+  source: 'get' | 'post' = 'post',
+): Promise<SchemaOutput<S>> {
+  const request = requireContext('validInput').request;
+  const value =
+    source === 'get'
+      ? queryOf(request)
+      : (request.parsed?.post ?? (Object.create(null) as Record<string, unknown>));
+  const result = await schema['~standard'].validate(value);
+  if (result.issues !== undefined) throw new ValidationException(result.issues.map(issueOf));
+  return result.value as SchemaOutput<S>;
+}
+
+// --- internal ---
+
+// The issues a message names; the rest are in `issues`.
+const NAMED = 5;
+
+function issueOf(issue: StandardIssue): InputIssue {
+  const keys = (issue.path ?? []).map((segment) =>
+    String(typeof segment === 'object' ? segment.key : segment),
+  );
+  return { path: keys.join('.'), message: issue.message };
+}
+
+function summary(issues: readonly InputIssue[]): string {
+  const named = issues
+    .slice(0, NAMED)
+    .map(({ path, message }) => (path === '' ? message : `${path}: ${message}`));
+  if (issues.length > NAMED) named.push(`and ${issues.length - NAMED} more`);
+  return named.join('; ');
+}
