@@ -156,6 +156,13 @@ describe('one app, five servers, the same answers', () => {
   );
 });
 
+// The servers raw sockets are sent to: each runtime's own HTTP parser.
+const RAW_SERVERS = [
+  ['node:http', 'node:http', onNodeHttp],
+  ['Bun (Bun.serve)', 'bun', onBun],
+  ['Deno (Deno.serve)', 'deno', onDeno],
+] as const;
+
 describe("hostile bytes over raw sockets, on each runtime's server", () => {
   const POST = `POST /api/echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n`;
   const CASES: Record<string, { pieces: string[]; abortAfter?: number }> = {
@@ -233,11 +240,7 @@ describe("hostile bytes over raw sockets, on each runtime's server", () => {
     deno: { 'a broken chunk size': 0, 'a 200 KB header': 400, 'lines ended by a bare LF': 200 },
   };
 
-  it.each([
-    ['node:http', 'node:http', onNodeHttp],
-    ['Bun (Bun.serve)', 'bun', onBun],
-    ['Deno (Deno.serve)', 'deno', onDeno],
-  ] as const)(
+  it.each(RAW_SERVERS)(
     '%s answers each with a 4xx or a closed connection (or, where noted, as its parser does), and serves on',
     async (_, name, start) => {
       const port = await started(name, start);
@@ -263,11 +266,7 @@ describe("the current URL of a raw target, on each runtime's server", () => {
   // node:http refuses a target of non-ASCII bytes itself.
   const REFUSED: Record<string, string[]> = { 'node:http': ['/here/caf\u00e9?q=\u00e9'] };
 
-  it.each([
-    ['node:http', 'node:http', onNodeHttp],
-    ['Bun (Bun.serve)', 'bun', onBun],
-    ['Deno (Deno.serve)', 'deno', onDeno],
-  ] as const)(
+  it.each(RAW_SERVERS)(
     '%s',
     async (_, name, start) => {
       const port = await started(name, start);
