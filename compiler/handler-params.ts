@@ -191,13 +191,19 @@ function describe(p: ParameterDeclaration, checker: Ts.TypeChecker): Declared {
     rest,
     takesString: takes(checker.getStringType()),
     takesUndefined: optional || takes(checker.getUndefinedType()),
-    typeText: p.getTypeNode()?.getText() ?? (type ? checker.typeToString(type) : 'any'),
+    typeText:
+      p.getTypeNode()?.getText() ??
+      (type === undefined
+        ? 'any'
+        : p.hasInitializer()
+          ? checker.typeToString(type)
+          : `${checker.typeToString(type)} (as the route's own URL types it)`),
   };
 }
 
 /**
- * The type a parameter declares, `undefined` when it cannot be told (no annotation and no
- * default, or a type the build cannot resolve: the route file's own tsc run checks those).
+ * The type a parameter declares, or that tsc gives it from the route call, `undefined` when it
+ * cannot be told (a type the build cannot resolve: the route file's own tsc run checks those).
  */
 function declaredType(
   p: ParameterDeclaration,
@@ -213,7 +219,11 @@ function declaredType(
   if (typeNode !== undefined) type = checker.getTypeFromTypeNode(typeNode);
   else {
     const initializer = p.getInitializer()?.compilerNode;
-    if (initializer === undefined) return undefined;
+    // No annotation and no default: the type tsc gives it from the route call, which sees only
+    // the route's own URL (a closure's `(gid, id?)` under a prefix is typed as if `gid` were the
+    // route's first parameter); `any` (a method's) says nothing.
+    if (initializer === undefined)
+      return rest ? undefined : checker.getTypeAtLocation(p.compilerNode);
     type = checker.getBaseTypeOfLiteralType(checker.getTypeAtLocation(initializer));
   }
   // An unresolved name (noLib: `Date`…) is the error type, which takes anything: say nothing.

@@ -35,6 +35,9 @@ Course.group({ prefix: '/j/{gid}' }, () => {
   Course.get('/k', (gid: string, id: string) => gid + id);
 });
 Course.get('/l/{id}', 'Shop@ok').addMiddleware('Middleware\\\\Role');
+Course.group({ prefix: '/n/{org}' }, () => {
+  Course.get('/p/{pid?}', (org, pid) => org + pid);
+});
 `;
 
 const CORRECT = `import { Course } from 'course-router';
@@ -78,7 +81,7 @@ const SHOP_FILE = 'app/Components/Controller/Shop.ts';
 describe('a handler parameter that cannot take what the route gives is a build error', () => {
   it('fails the build, every mismatch reported at once', () => {
     expect(failing.code).toBe(1);
-    expect(failing.stderr).toContain('build failed: 11 errors');
+    expect(failing.stderr).toContain('build failed: 12 errors');
   });
 
   it("'Class@method': a parameter typed number, at the route call and the method's declaration", () => {
@@ -144,6 +147,16 @@ describe('a handler parameter that cannot take what the route gives is a build e
     expect(failing.stderr).toContain(
       'routes.ts:13:10: error E_HANDLER: the closure: its parameter id is required, but the route gives one (declared at routes.ts:13:34)',
     );
+  });
+
+  it('an unannotated closure parameter typed by the route call, which sees no group prefix', () => {
+    // tsc types `pid` a string (the second position of `/p/{pid?}` plus nothing); it receives
+    // `{pid?}`, which a request to /n/acme/p leaves undefined.
+    expect(failing.stderr).toContain(
+      "routes.ts:17:10: error E_HANDLER: the closure: its parameter pid: string (as the route's own URL types it) cannot take {pid?}, which is undefined when the URL leaves it out (declared at routes.ts:17:33)\n" +
+        "  hint: declare pid?: string, or give it a default (pid = '…')",
+    );
+    expect(failing.stderr).not.toContain('its parameter org');
   });
 });
 
