@@ -1,5 +1,5 @@
 /**
- * What a route's handler receives, as far as the route call can see it (CONTRACT §5.9).
+ * What a route's handler receives, as far as the route call can see it.
  *
  * The call sees only its own URL: `{x}` is a `string`, `{x?}` a `string | undefined`, in order.
  * It cannot see what a group puts before them (domain and prefix parameters) or a `setMatch`

@@ -94,7 +94,7 @@ function decodeField(text: string): string {
 }
 
 /**
- * Reads a request input (CONTRACT 4, `input`): with no index, every source; otherwise the
+ * Reads a request input: with no index, every source; otherwise the
  * first non-blank value of `index` in the query, the body, then the files. With `methods`,
  * each listed source that has the key overrides the one before. A blank or whitespace-only
  * value gives `defaultValue`.

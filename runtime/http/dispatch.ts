@@ -166,7 +166,7 @@ async function boot(table: RouteTable, request: CourseRequest): Promise<void> {
   takeRewriteUrl(request);
 }
 
-/** `_method` from a POSTed form: PUT, PATCH or DELETE (CONTRACT 5.1). */
+/** `_method` from a POSTed form: PUT, PATCH or DELETE. */
 async function spoof(request: CourseRequest, options: StartOptions): Promise<void> {
   const field = (await request.loadInput(options.multipartLimit)).post['_method'];
   const method = typeof field === 'string' ? field.toUpperCase() : undefined;
@@ -386,7 +386,7 @@ function statusResponse(
 ): CourseResponse {
   // An exception with a status no final response can have (`101`, `600`) is a server error.
   if (error instanceof HttpException && finalStatus(error.status)) {
-    // A 5xx message is for the log, as any other server error's (CONTRACT 5.6).
+    // A 5xx message is for the log, as any other server error's.
     const server = error.status >= 500;
     if (server && request) report(error, options, request);
     const body = ((!server || options.debug) && error.message) || statusText(error.status);

@@ -4,7 +4,7 @@ const HTML = 'text/html; charset=utf-8';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
- * Turns a callback's return value into the response (CONTRACT 5.6): a string is HTML,
+ * Turns a callback's return value into the response: a string is HTML,
  * a number or boolean its text, a plain object or array JSON, a `Response` is used as is,
  * and `undefined`/`null` keep whatever was written through `response()`.
  */
