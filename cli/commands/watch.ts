@@ -64,7 +64,28 @@ export async function runWatch(
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   await stopped;
-  server?.kill('SIGTERM');
-  await watcher.close();
+  await Promise.all([server && stopServer(server), watcher.close()]);
   return code;
+}
+
+// How long a server is given to close after SIGTERM before it is killed.
+const SERVER_GRACE_MS = 3000;
+
+/**
+ * Stops the `--serve` server: SIGTERM, then SIGKILL if it is still running after
+ * `SERVER_GRACE_MS`. `deno run --watch` ends the script on SIGTERM (the server's own handler
+ * exits) but keeps watching, alive, for the next change.
+ */
+function stopServer(server: ChildProcess): Promise<void> {
+  // No pid: the runtime never started (not installed).
+  if (server.pid === undefined || server.exitCode !== null || server.signalCode !== null)
+    return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => server.kill('SIGKILL'), SERVER_GRACE_MS);
+    server.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.kill('SIGTERM');
+  });
 }

@@ -1,6 +1,13 @@
-import { chmodSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+} from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { run, startServer, type Running } from '../_install.js';
 import { freePort } from '../_redis.js';
 import { CLI, removeApp, ROOT, writeApp, writeFile } from '../_utils.js';
@@ -63,6 +70,20 @@ async function runDev(
   };
 }
 
+/** The command lines of the processes running in `dir`. */
+function processesIn(dir: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (realpathSync(`/proc/${pid}/cwd`) === realpathSync(dir))
+        found.push(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim());
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return found;
+}
+
 /** Polls `target` until it answers 200 with `body` (the server restarts after a rebuild). */
 async function until(port: number, target: string, body: string, output: () => string) {
   let last = '';
@@ -122,6 +143,9 @@ Course.get('/who', () => request().signedCookie('who') ?? 'nobody');
       } finally {
         await server.stop();
       }
+      // Stopped, the watcher leaves no process behind: `deno run --watch` keeps watching once its
+      // script ends on SIGTERM, and is killed.
+      await vi.waitFor(() => expect(processesIn(dir)).toEqual([]), { timeout: 10_000 });
     },
     120_000,
   );
