@@ -17,6 +17,7 @@ Course.post('/upload', () => {
   const many = input('docs', null, 'file') as unknown[];
   return { title: input('title'), filename: file.filename, type: file.type, size: file.size, text: file.data.toString(), docs: many.length };
 });
+Course.post('/json-shapes', () => ({ first: input('0'), value: input('value'), missing: input('nope'), isArray: Array.isArray(input().post) }));
 Course.post('/proto', () => ({ polluted: ({} as Record<string, unknown>)['polluted'] ?? null, keys: Object.keys(input().post) }));
 
 Course.get('/go', () => toRoute(String(input('to')), Number(input('code', 302))));
@@ -57,6 +58,25 @@ const json = async (method: string, target: string, init?: Parameters<typeof sen
   JSON.parse((await send(app.served, method, target, init)).body) as Record<string, unknown>;
 
 describe('input()', () => {
+  it('a JSON body that is no object: an array is the body fields, any other value is `value`', async () => {
+    const body = (value: unknown) => ({
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(value),
+    });
+    expect(await json('POST', '/json-shapes', body(['a', 'b']))).toEqual({
+      first: 'a',
+      value: null,
+      missing: null,
+      isArray: true,
+    });
+    expect(await json('POST', '/json-shapes', body('text'))).toEqual({
+      first: null,
+      value: 'text',
+      missing: null,
+      isArray: false,
+    });
+  });
+
   it('reads the query, with nested PHP-style fields, and gives the default for blank values', async () => {
     const answer = await json(
       'GET',
