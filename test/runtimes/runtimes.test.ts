@@ -286,6 +286,49 @@ describe("the current URL of a raw target, on each runtime's server", () => {
   );
 });
 
+describe("what each runtime's server decides before the app sees a request", () => {
+  // An absolute-form target names the host (RFC 9112 §3.2.2): node:http and Deno give the app
+  // the target's authority; Bun's server builds the request URL from Host.
+  const ROUTED_BY: Record<string, 'target' | 'Host'> = {
+    'node:http': 'target',
+    bun: 'Host',
+    deno: 'target',
+  };
+  // A request pipelined after a body refused with a 413 (`Connection: close`): node:http closes
+  // the connection unanswered; Bun's and Deno's servers, which read the body on (a Fetch handler
+  // cannot close its connection), may serve it after the 413.
+  const AFTER_413: Record<string, readonly number[]> = {
+    'node:http': [1],
+    bun: [1, 2],
+    deno: [1, 2],
+  };
+
+  it.each(RAW_SERVERS)(
+    '%s',
+    async (_, name, start) => {
+      const port = await started(name, start);
+      const absolute = await rawExchange(port, [
+        'GET http://acme.example.test/who HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
+      ]);
+      expect(absolute.status === 200 && absolute.text.endsWith('account acme')).toBe(
+        ROUTED_BY[name] === 'target',
+      );
+      const body = `{"name":"${'a'.repeat(1024 * 1024)}"}`;
+      const refused = await rawExchange(
+        port,
+        [
+          `POST /api/echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+          'GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
+        ],
+        { wait: 5000 },
+      );
+      expect(refused.status).toBe(413);
+      expect(AFTER_413[name]).toContain(refused.text.match(/HTTP\/1\.1 \d{3}/g)!.length);
+    },
+    60_000,
+  );
+});
+
 describe('the Redis store on Bun and on Deno', () => {
   it('shares one limit: two calls on Bun, the third on Deno is over it', async () => {
     const redis = await startRedis();
