@@ -142,6 +142,10 @@ describe.each(Object.keys(SERVERS) as (keyof typeof SERVERS)[])('compression on 
     }
     // The same process answers, and a whole compressed answer still arrives whole.
     expect(await (await fetch(`${base}/pid`)).text()).toBe(pid);
+    // A HEAD gets the GET's headers: compressed, so of no length, never a length of 0.
+    const [head] = await leaveAfter(port, '/assets/big.txt', 'br', Infinity, 'HEAD');
+    expect(head).toMatch(/^HTTP\/1.1 200[^]*content-encoding: br/i);
+    expect(head).not.toMatch(/content-length/i);
     const whole = await fetch(`${base}/assets/big.txt`, { headers: { 'accept-encoding': 'br' } });
     expect(whole.headers.get('content-encoding')).toBe('br');
     expect(await whole.text()).toBe(TEXT);
@@ -149,14 +153,15 @@ describe.each(Object.keys(SERVERS) as (keyof typeof SERVERS)[])('compression on 
 });
 
 /**
- * Asks for `target` in `encoding` and closes the connection once `bytes` of the answer arrived
- * (or after 5 s); the answer's head and the bytes read.
+ * Asks for `target` in `encoding` (with `method`) and closes the connection once `bytes` of the
+ * answer arrived, the server closed it, or after 5 s; the answer's head and the bytes read.
  */
 function leaveAfter(
   port: number,
   target: string,
   encoding: string,
   bytes: number,
+  method = 'GET',
 ): Promise<[string, number]> {
   return new Promise((resolve) => {
     let got = Buffer.alloc(0);
@@ -168,7 +173,7 @@ function leaveAfter(
     const timer = setTimeout(done, 5000);
     const socket = connect(port, '127.0.0.1', () =>
       socket.write(
-        `GET ${target} HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: ${encoding}\r\n\r\n`,
+        `${method} ${target} HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: ${encoding}\r\nConnection: close\r\n\r\n`,
       ),
     );
     socket.on('data', (chunk: Buffer) => {

@@ -15,6 +15,7 @@ import {
 } from './_common.js';
 import { authorityBefore, pathStart } from '../host.js';
 import { logError } from '../log.js';
+import { runtimeName } from '../../platform.js';
 import { requestLog, type RequestLog } from '../request-log.js';
 import { compressor, type Compressor } from '../../features/compress.js';
 import { parsedTarget } from '../path.js';
@@ -162,7 +163,7 @@ function toResponse(outcome: Outcome, head: boolean): Response {
     if (!head) return new Response(outcome.body, init);
     // The body is not sent: its source is told to stop.
     outcome.body?.cancel().catch(() => {});
-    return new Response(null, init);
+    return headAnswer(init);
   }
   const body = outcome.body;
   // An empty text is no body: the Fetch API would type a `''` body `text/plain`.
@@ -178,6 +179,22 @@ function toResponse(outcome: Outcome, head: boolean): Response {
     logError('course: response failed:', error);
     return toResponse(badRequest(500), head);
   }
+}
+
+/**
+ * The `Response` of a HEAD answer: no body. One of no known length (compressed, streamed) must
+ * not have the runtime write a `Content-Length` of 0 for the body it does not send (RFC 9110
+ * §8.6: the GET's length, or none): Bun's server writes none for an answer that says it is
+ * chunked, as its GET of a stream is; Deno's and others', for an empty stream.
+ */
+function headAnswer(init: { status: number; statusText: string; headers: Headers }): Response {
+  if (init.headers.has('content-length') || NULL_BODY_STATUS.has(init.status))
+    return new Response(null, init);
+  if (runtimeName() !== 'Bun')
+    return new Response(new ReadableStream({ start: (c) => c.close() }), init);
+  const headers = new Headers(init.headers);
+  headers.set('transfer-encoding', 'chunked');
+  return new Response(null, { ...init, headers });
 }
 
 /**
