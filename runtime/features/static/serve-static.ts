@@ -145,8 +145,10 @@ async function send(
   type: string,
   cacheControl: string,
 ): Promise<CourseResponse | Response> {
-  const { size, mtime } = file.stats;
-  const etag = `W/"${size.toString(16)}-${Math.floor(mtime.getTime()).toString(16)}"`;
+  const { size, mtime, mtimeMs } = file.stats;
+  // The millisecond the file changed, cut as every runtime cuts it: Node's `mtime` rounds it,
+  // Bun's and Deno's cut it, so one file would have two ETags behind one load balancer.
+  const etag = `W/"${size.toString(16)}-${Math.floor(mtimeMs).toString(16)}"`;
   const modified = mtime.toUTCString();
   const headers = response.headers;
   headers['etag'] = etag;
