@@ -2,7 +2,8 @@
  * The Host rule, in one place. A request is refused (400) when its Host header is empty or
  * malformed, when it has two (RFC 9112 §3.2), or when the authority it is routed by is
  * malformed. A valid host is a DNS-like name (letters, digits, `-`, `_`, as Docker service names
- * have; labels of at most 63 characters, at most 255 in all), an IPv4 address or a bracketed IPv6
+ * have; labels of at most 63 characters, at most 255 in all; the last not a number), a
+ * dotted-decimal IPv4 address or a bracketed IPv6
  * literal, optionally a trailing dot, optionally `:port` (at most 65535, possibly empty). Routes
  * compare `hostName()`.
  */
@@ -70,6 +71,9 @@ function schemeLength(target: string): number {
 const HOST =
   /^(?:[A-Za-z0-9_-]{1,63}(?:\.[A-Za-z0-9_-]{1,63})*\.?|\[[0-9A-Fa-f:.]+\])(?::(\d{0,5}))?$/;
 const PORT = /:\d*$/;
+const NUMERIC_LAST = /(?:^|\.)(?:\d+|0x[0-9a-f]*)\.?(?::\d*)?$/i;
+const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+const IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}\\.?(?::\\d*)?$`);
 const MAX_PORT = 65535;
 const MAX_NAME = 255;
 
@@ -85,6 +89,10 @@ function validHost(host: string): boolean {
   if (name > MAX_NAME || (port !== undefined && Number(port) > MAX_PORT)) return false;
   if (host.charCodeAt(0) === 91 /* [ */ && !ipv6(host.slice(0, host.indexOf(']') + 1)))
     return false;
+  // A name whose last label is a number is an IPv4 address to the URL parser: one it refuses
+  // (`256.1.1.1`, `1.2.3.4.5`), or reads in a form runtimes disagree on (`0x7f.1`, `127.1`,
+  // `010.0.0.1`), is refused; only the dotted-decimal form is taken.
+  if (NUMERIC_LAST.test(host) && !IPV4.test(host)) return false;
   lastValid = host;
   return true;
 }

@@ -104,6 +104,22 @@ describe('the Host rule (both adapters)', () => {
     });
   });
 
+  it('a name ending in a number is a dotted-decimal IPv4 address, or a 400', async () => {
+    for (const host of [
+      '256.1.1.1',
+      '1.2.3.4.5',
+      '999999999999',
+      'a.0x1',
+      '1.2.3.09',
+      '0x7f.1',
+      '127.1',
+      'example.123:80',
+    ])
+      expect((await get('/host', host)).status, host).toBe(400);
+    for (const host of ['10.0.0.255:8080', '0.0.0.0', 'a1.example.com', 'v2.api', '1.2.3.4.'])
+      expect((await get('/host', host)).status, host).toBe(200);
+  });
+
   it('a malformed Host is a 400', async () => {
     for (const host of ['a b', 'evil.example/x', 'a@b', '.example.com', 'a..b', 'x:123456', '[zz]'])
       expect((await get('/host', host)).status, host).toBe(400);
