@@ -30,17 +30,23 @@ export function normalizePath(raw: string): string | undefined {
 /**
  * The raw path of a target made safe to echo: `\` as `/`, empty and dot segments resolved
  * (as a browser's URL parser does, so both adapters see one path), never starting with `//`
- * (which a browser reads as another host).
+ * (which a browser reads as another host). With `keepTrailingSlash` (what `url()` echoes), a
+ * path ending in `/`, `/.` or `/..` keeps a trailing `/`, as the URL parser writes it.
  */
-export function cleanPath(path: string): string {
+export function cleanPath(path: string, keepTrailingSlash = false): string {
   const out: string[] = [];
+  const segments = path.replace(/\\/g, '/').split('/');
   // As the URL parser does: an empty segment counts until the end, so `..` may remove it
   // (`/a//..` is `/a/`), and only then are empty segments dropped.
-  for (const segment of path.replace(/\\/g, '/').split('/')) {
+  for (const segment of segments) {
     if (DOTDOT.test(segment)) out.pop();
     else if (!DOT.test(segment)) out.push(segment);
   }
-  return `/${out.filter((segment) => segment !== '').join('/')}`;
+  const clean = `/${out.filter((segment) => segment !== '').join('/')}`;
+  // A path that ends in `/`, `/.` or `/..` ends in `/` for the URL parser (`/a/b/..` is `/a/`).
+  const last = segments[segments.length - 1]!;
+  const trailing = last === '' || DOT.test(last) || DOTDOT.test(last);
+  return keepTrailingSlash && trailing && clean !== '/' ? `${clean}/` : clean;
 }
 
 /** The request target with its path cleaned (`cleanPath`) and its query kept. */
@@ -49,7 +55,7 @@ export function cleanTarget(raw: string): string {
   const path = q === -1 ? raw : raw.slice(0, q);
   const clean =
     UNCLEAN.test(path) || !path.startsWith('/')
-      ? cleanPath(path.slice(Math.max(0, pathStart(path))))
+      ? cleanPath(path.slice(Math.max(0, pathStart(path))), true)
       : path;
   return q === -1 ? clean : clean + raw.slice(q);
 }

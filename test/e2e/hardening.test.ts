@@ -66,6 +66,10 @@ describe('request hardening (both adapters alike)', () => {
     expect((await send(served, 'GET', '/a\\b')).body).toBe('a/b');
     expect((await send(served, 'GET', '//evil.example/here?x=1')).status).toBe(404);
     expect((await send(served, 'GET', '/here/..//here?x=1')).body).toBe('/here?x=1');
+    // A path ending in a slash or a dot segment keeps its slash, as a browser writes it.
+    expect((await send(served, 'GET', '/here/./x/..?q=1')).body).toBe('/here/?q=1');
+    expect((await send(served, 'GET', '/x/../here/.')).body).toBe('/here/');
+    expect((await send(served, 'GET', '/x/..//here//')).body).toBe('/here/');
     expect(await send(served, 'GET', '//strip?x=1')).toMatchObject({
       status: 302,
       headers: { location: '/strip' },

@@ -262,6 +262,8 @@ describe("the current URL of a raw target, on each runtime's server", () => {
     '/here/x"><img`{}>?a="<>\'': '/here/x%22%3E%3Cimg%60%7B%7D%3E?a=%22%3C%3E%27',
     "/here/a'b|c^d?e^`f{g}": "/here/a'b|c%5Ed?e^`f{g}",
     '/here/caf\u00e9?q=\u00e9': '/here/caf%C3%A9?q=%C3%A9',
+    // Bun's server resolves dot segments itself; the app resolves them for node:http and Deno.
+    '/here/./x/..?a=1': '/here/?a=1',
   };
   // node:http refuses a target of non-ASCII bytes itself.
   const REFUSED: Record<string, string[]> = { 'node:http': ['/here/caf\u00e9?q=\u00e9'] };
