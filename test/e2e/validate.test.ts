@@ -31,6 +31,10 @@ Course.post('/users', async () => {
   void user.email;
   return { name: user.name, next: age + 1, tags: user.tags ?? [], proto: Object.getPrototypeOf(input().post) === null };
 });
+Course.post('/record', async () => {
+  const all = await validInput(z.record(z.string(), z.unknown()));
+  return { keys: Object.keys(all), inherited: (all as { polluted?: unknown }).polluted ?? null, global: ({} as { polluted?: unknown }).polluted ?? null };
+});
 Course.get('/list', async () => ({ page: (await validInput(Page, 'get')).page }));
 Course.post('/issues', async () => {
   try {
@@ -98,6 +102,18 @@ describe('validInput()', () => {
     expect(JSON.parse(issues.body)).toEqual({
       status: 422,
       issues: [{ path: '', message: 'Invalid input: expected object, received array' }],
+    });
+  });
+
+  it('a __proto__ key reaches no prototype through the schema library either', async () => {
+    const answer = await send(served, 'POST', '/record', {
+      headers: json,
+      body: '{"__proto__":{"polluted":1},"a":"x","constructor":{"prototype":{"polluted":2}}}',
+    });
+    expect(JSON.parse(answer.body)).toEqual({
+      keys: ['a', 'constructor'],
+      inherited: null,
+      global: null,
     });
   });
 
