@@ -138,7 +138,7 @@ export async function parseBody(
   request: CourseRequest,
   multipartLimit: number,
 ): Promise<ParsedBody> {
-  const type = (request.getHeader('content-type') ?? '').toLowerCase();
+  const type = request.contentType().toLowerCase();
   if (type.startsWith('application/x-www-form-urlencoded')) {
     return fields(request, parseFields(utf8(await request.body())));
   }
@@ -160,11 +160,7 @@ export async function parseBody(
   }
   if (type.startsWith('multipart/form-data')) {
     // The boundary is case-sensitive: busboy gets the header as sent.
-    return (request.parsed = await parseMultipart(
-      request,
-      request.getHeader('content-type')!,
-      multipartLimit,
-    ));
+    return (request.parsed = await parseMultipart(request, request.contentType(), multipartLimit));
   }
   return fields(request, Object.create(null) as Record<string, unknown>);
 }

@@ -79,6 +79,7 @@ export class CourseRequest {
   #input: Promise<ParsedBody> | undefined;
   #cookies: Map<string, string[]> | undefined;
   #attributes: Map<string, unknown> | undefined;
+  #type: string | undefined;
 
   constructor(method: string, target: string, path: string, source: RequestSource, raw: unknown) {
     this.method = method;
@@ -120,6 +121,11 @@ export class CourseRequest {
   /** A header value by case-insensitive name. */
   getHeader(name: string): string | undefined {
     return this.#source.header(name.toLowerCase());
+  }
+
+  /** @internal The `Content-Type` header as sent, `''` when there is none; read once. */
+  contentType(): string {
+    return (this.#type ??= this.#source.header('content-type') ?? '');
   }
 
   /**

@@ -83,14 +83,17 @@ function respond(
     const served = dispatch(table, options, request);
     const outcome = compress === undefined ? served : compress(request, served);
     return log === undefined
-      ? Promise.resolve(outcome).then((done) => toResponse(done, head))
+      ? Promise.resolve(outcome).then(head ? headResponse : fullResponse)
       : logged(log, request, started, outcome, head);
   }
   const outcome = dispatch(table, options, request);
-  return outcome instanceof Promise
-    ? outcome.then((done) => toResponse(done, head))
-    : toResponse(outcome, head);
+  if (!(outcome instanceof Promise)) return toResponse(outcome, head);
+  // Module functions, not a closure for each request.
+  return outcome.then(head ? headResponse : fullResponse);
 }
+
+const fullResponse = (outcome: Outcome): Response => toResponse(outcome, false);
+const headResponse = (outcome: Outcome): Response => toResponse(outcome, true);
 
 /** Headers, body and peer of a Fetch `Request`. */
 class FetchSource implements RequestSource {
