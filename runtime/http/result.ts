@@ -1,7 +1,6 @@
-import { CourseResponse } from './response.js';
+import { CourseResponse, JSON_TYPE } from './response.js';
 
 const HTML = 'text/html; charset=utf-8';
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Turns a callback's return value into the response: a string is HTML,

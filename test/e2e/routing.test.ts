@@ -244,7 +244,7 @@ describe('return values', () => {
 
   it('objects and arrays are JSON', async () => {
     const object = await get('/ret/object');
-    expect(object.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(object.headers['content-type']).toBe('application/json');
     expect(JSON.parse(object.body)).toEqual({ a: 1, list: [1, 2] });
     expect(JSON.parse((await get('/ret/array')).body)).toEqual([1, 'two']);
   });
