@@ -66,3 +66,36 @@ const honoContext = new Hono();
 honoContext.use(contextStorage());
 honoContext.route('/', hono);
 `;
+
+/**
+ * The server of `bench:runtimes` and `bench/runtimes-ab.ts`, on the runtime's own server: Course,
+ * Hono or Hono with its `contextStorage()` (its last argument: course, hono, hono-context).
+ */
+export const SERVER = {
+  'server.ts': `import { Course } from 'course-router';
+import { Hono } from 'hono';
+import routes from './generated/routes.gen.ts';
+${HONO}
+const app = Course.start(routes);
+const kind = process.argv.at(-1);
+const fetch =
+  kind === 'hono' ? hono.fetch
+  : kind === 'hono-context' ? honoContext.fetch
+  : (request: Request) => app.fetch(request);
+// Port 0: one the system picks, printed once it listens.
+const g = globalThis as any;
+const port = g.Bun
+  ? g.Bun.serve({ port: 0, hostname: '127.0.0.1', fetch }).port
+  : g.Deno.serve({ port: 0, hostname: '127.0.0.1', onListen() {} }, fetch).addr.port;
+console.log(\`ready \${port}\`);
+`,
+};
+
+/** The runtimes' binaries (from npm, in this checkout) and how each starts `server.ts`. */
+export const RUNTIMES = {
+  bun: { binary: 'node_modules/@oven/bun-linux-x64/bin/bun', args: ['server.ts'] },
+  deno: {
+    binary: 'node_modules/@deno/linux-x64-glibc/deno',
+    args: ['run', '--allow-net', '--allow-env', '--allow-read', 'server.ts'],
+  },
+};

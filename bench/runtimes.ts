@@ -10,42 +10,13 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT } from './checkout.js';
 import { readyPort } from './http.js';
-import { BODY, HONO, writeApp } from './runtimes-app.js';
+import { BODY, RUNTIMES, SERVER, writeApp } from './runtimes-app.js';
 import { sched, shares } from './sched.js';
 import { benchDir } from './temp.js';
 
 const KINDS = ['course', 'hono', 'hono-context'] as const;
 const ROUNDS = Number(process.env['ROUNDS'] ?? 3);
 const SECONDS = Number(process.env['SECONDS'] ?? 3);
-const RUNTIMES = {
-  bun: { binary: 'node_modules/@oven/bun-linux-x64/bin/bun', args: ['server.ts'] },
-  deno: {
-    binary: 'node_modules/@deno/linux-x64-glibc/deno',
-    args: ['run', '--allow-net', '--allow-env', '--allow-read', 'server.ts'],
-  },
-};
-
-// The server each round starts on the runtime's own server: Course, Hono or Hono with its
-// `contextStorage()` (its last argument: course, hono, hono-context).
-const SERVER = {
-  'server.ts': `import { Course } from 'course-router';
-import { Hono } from 'hono';
-import routes from './generated/routes.gen.ts';
-${HONO}
-const app = Course.start(routes);
-const kind = process.argv.at(-1);
-const fetch =
-  kind === 'hono' ? hono.fetch
-  : kind === 'hono-context' ? honoContext.fetch
-  : (request: Request) => app.fetch(request);
-// Port 0: one the system picks, printed once it listens.
-const g = globalThis as any;
-const port = g.Bun
-  ? g.Bun.serve({ port: 0, hostname: '127.0.0.1', fetch }).port
-  : g.Deno.serve({ port: 0, hostname: '127.0.0.1', onListen() {} }, fetch).addr.port;
-console.log(\`ready \${port}\`);
-`,
-};
 
 // The machine's load when the run starts, beside its figures (they are noisy on a shared machine).
 const load = os.loadavg()[0]!.toFixed(1);

@@ -1,0 +1,83 @@
+// `npx tsx bench/runtimes-ab.ts <rev> <bun|deno> [rounds]`: the `bench:runtimes` POST on the
+// runtime's own server for Course at a git revision (A), Course of the working tree (B) and Hono,
+// three servers started together and loaded in turn (autocannon, 10 connections, rounds of 2 s,
+// the order reversed each round). Per server: its CPU per request (from /proc), the median of
+// the rounds; and B's and Hono's CPU against A's, the median of each round's ratio. How a change
+// of the Fetch path is measured where users meet it: the machine's load moves between rounds, and
+// each round's ratio is taken from servers loaded one after the other.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { revisionCheckout, ROOT } from './checkout.js';
+import { cpuTicks, readyPort } from './http.js';
+import { BODY, RUNTIMES, SERVER, writeApp } from './runtimes-app.js';
+import { benchDir } from './temp.js';
+
+const [rev, runtime = 'bun', rounds = '9'] = process.argv.slice(2);
+const command = RUNTIMES[runtime as keyof typeof RUNTIMES];
+if (!rev || !command) throw new Error('usage: tsx bench/runtimes-ab.ts <rev> <bun|deno> [rounds]');
+
+interface Side {
+  name: string;
+  child: ChildProcess;
+  port: number;
+  cpu: number[];
+}
+
+const old = revisionCheckout(rev, 'runtimes-ab');
+const sides: Side[] = [];
+try {
+  const [a, b] = [benchDir('runtimes-ab-old'), benchDir('runtimes-ab-new')];
+  await writeApp(a, SERVER, old.runtime);
+  await writeApp(b, SERVER, path.join(ROOT, 'runtime'));
+  for (const [name, dir, kind] of [
+    ['A', a, 'course'],
+    ['B', b, 'course'],
+    ['hono', b, 'hono'],
+  ] as const) {
+    const child = spawn(path.join(ROOT, command.binary), [...command.args, kind], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    sides.push({ name, child, port: await readyPort(child), cpu: [] });
+  }
+  for (const side of sides) await load(side, 1);
+  for (let round = 0; round < Number(rounds); round++) {
+    for (const side of round % 2 ? [...sides].reverse() : sides) {
+      const before = cpuTicks(side.child.pid!);
+      const done = await load(side, 2);
+      // A clock tick is 10 ms: 10,000 µs.
+      side.cpu.push(((cpuTicks(side.child.pid!) - before) * 10_000) / done);
+    }
+  }
+  const base = sides[0]!.cpu;
+  for (const side of sides) {
+    const ratio = median(side.cpu.map((cpu, i) => cpu / base[i]!));
+    console.log(
+      `${runtime} ${side.name.padEnd(4)} ${median(side.cpu).toFixed(1)} µs/request, ` +
+        `${ratio.toFixed(3)}× A (rounds: ${side.cpu.map((cpu) => cpu.toFixed(1)).join(' ')})`,
+    );
+  }
+} finally {
+  for (const side of sides) side.child.kill();
+  old.remove();
+}
+
+/** Loads `side` for `seconds`; the number of requests it answered (all of them 2xx). */
+async function load(side: Side, seconds: number): Promise<number> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${side.port}/api/users`,
+    method: 'POST',
+    connections: 10,
+    duration: seconds,
+    headers: { 'content-type': 'application/json', authorization: 'Bearer secret' },
+    body: BODY,
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${side.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.total;
+}
+
+function median(values: number[]): number {
+  return [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+}
