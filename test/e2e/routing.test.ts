@@ -242,9 +242,13 @@ describe('return values', () => {
     expect((await get('/ret/bool')).body).toBe('true');
   });
 
-  it('objects and arrays are JSON', async () => {
+  it('objects and arrays are JSON (application/json); response().json() says utf-8 as the original', async () => {
     const object = await get('/ret/object');
+    // RFC 8259 defines no charset for JSON; Deno's server sends this one type on its fast path.
     expect(object.headers['content-type']).toBe('application/json');
+    expect((await get('/ret/json')).headers['content-type']).toBe(
+      'application/json; charset=utf-8',
+    );
     expect(JSON.parse(object.body)).toEqual({ a: 1, list: [1, 2] });
     expect(JSON.parse((await get('/ret/array')).body)).toEqual([1, 'two']);
   });
