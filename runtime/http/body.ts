@@ -109,14 +109,18 @@ export function readFetchBody(
   limit: number,
   timeout = DEFAULT_REQUEST_TIMEOUT,
 ): Promise<Uint8Array> {
-  const declared = request.headers.get('content-length') ?? undefined;
-  if (tooLarge(declared, limit)) {
+  const declared = declaredLength(request.headers.get('content-length'));
+  if (Number.isNaN(declared)) {
+    request.body?.cancel().catch(() => {});
+    return Promise.reject(new HttpException(400, 'Malformed Content-Length'));
+  }
+  if (declared !== undefined && declared > limit) {
     request.body?.cancel().catch(() => {});
     return Promise.reject(payloadTooLarge());
   }
   // A declared length within the limit: the runtime reads it, and its framing holds the body to
   // it. `request.body` is not asked for: Bun makes a stream for it.
-  if (declared !== undefined) return readDeclared(request, Number(declared), timeout);
+  if (declared !== undefined) return readDeclared(request, declared, timeout);
   return readStream(request, limit, timeout);
 }
 
@@ -198,8 +202,15 @@ function bytesOf(request: Request): Promise<Uint8Array> {
     : request.arrayBuffer().then((buffer) => new Uint8Array(buffer));
 }
 
-function tooLarge(length: string | undefined, limit: number): boolean {
-  return length !== undefined && Number(length) > limit;
+// A length, or the same length repeated (`7, 7`: two identical `Content-Length` lines, which a
+// Fetch runtime's server frames by and joins), as RFC 9110 §8.6 lets a recipient read it.
+const LENGTH = /^(\d+)(?:[\t ]*,[\t ]*\1)*$/;
+
+/** The declared `Content-Length`: `undefined` when there is none, `NaN` when it is malformed. */
+function declaredLength(value: string | null): number | undefined {
+  if (value === null) return undefined;
+  const length = LENGTH.exec(value);
+  return length === null ? NaN : Number(length[1]);
 }
 
 function payloadTooLarge(): HttpException {

@@ -186,6 +186,28 @@ describe('a request body that breaks is a 4xx for that request; the process live
     ]);
     expect(await whole.json()).toEqual({ fields: 2, files: 0 });
   });
+
+  it('Fetch: a Content-Length repeated with one value is that length; a malformed one is a 400', async () => {
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const send = (length: string) =>
+      served.app.fetch(
+        new Request('http://localhost/echo', {
+          method: 'POST',
+          headers: { ...form, 'content-length': length },
+          body: 'a=1&b=2',
+        }),
+      );
+    const twice = await send('7, 7');
+    expect([twice.status, await twice.json()]).toEqual([200, { fields: 2, files: 0 }]);
+    for (const length of ['7, 8', '1e1', '0x7', '+7', 'seven']) {
+      const answer = await send(length);
+      expect([length, answer.status, await answer.text()]).toEqual([
+        length,
+        400,
+        'Malformed Content-Length',
+      ]);
+    }
+  });
 });
 
 describe('a JSON body nested past its bound', () => {
