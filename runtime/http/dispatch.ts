@@ -340,9 +340,25 @@ async function fail(error: unknown, context: RequestContext, depth: number): Pro
     if (taken === undefined) continue;
     // A handler's 5xx is a server error all the same: `onError` (the log) sees what it answered.
     if (taken.status >= 500) report(error, options, request);
-    return taken;
+    // A `Response` of its own is sent as it is.
+    return taken instanceof Response ? taken : withCors(context, withErrorHeaders(taken, error));
   }
   return withCors(context, statusResponse(error, options, request));
+}
+
+/**
+ * A handler's answer to `error` with the error's headers it does not set itself: the
+ * `Connection: close` of a refused body always (its rest is unread), the others (a 405's `Allow`)
+ * when the answer keeps the error's status.
+ */
+function withErrorHeaders(answer: CourseResponse, error: unknown): CourseResponse {
+  if (!(error instanceof HttpException)) return answer;
+  for (const name of Object.keys(error.headers)) {
+    if (answer.headers[name] !== undefined) continue;
+    if (name === 'connection' || answer.status === error.status)
+      answer.headers[name] = error.headers[name]!;
+  }
+  return answer;
 }
 
 /** An error's answer with the CORS headers of the request's route, when it has `Cors`. */
