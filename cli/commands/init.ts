@@ -27,7 +27,10 @@ export const RUNTIMES: Record<string, Files> = {
   ],
   deno: [
     ['package.json', 'package.deno.json.tpl'],
-    ['tsconfig.json', 'tsconfig.noemit.json.tpl'],
+    // tsc checks the app without Deno's types: `deno check` and `deno test` check `server.ts`
+    // and the `*_test.ts` files with them (`deno.json`).
+    ['tsconfig.json', 'tsconfig.deno.json.tpl'],
+    ['deno.json', 'deno.json.tpl'],
     ['course.config.ts', 'course.config.ts.tpl'],
     ['server.ts', 'server.deno.ts.tpl'],
   ],

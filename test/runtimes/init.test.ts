@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -52,6 +52,45 @@ describe('course init --runtime', () => {
     },
     60_000,
   );
+
+  it("deno: `deno test` checks a test file against Deno's types; tsc leaves it out", async () => {
+    const dir = await initApp('deno', work);
+    // Installed, not linked: Deno reads the types of a package in node_modules (`x.js` → `x.d.ts`).
+    const installed = path.join(dir, 'node_modules/course-router');
+    rmSync(installed);
+    cpSync(path.join(ROOT, 'runtime'), installed, { recursive: true });
+    mkdirSync(path.join(dir, 'test'));
+    writeFileSync(
+      path.join(dir, 'test/hello_test.ts'),
+      `import { Course } from 'course-router';
+import routes from '../generated/routes.gen.ts';
+
+const app = Course.start(routes);
+Deno.test('hello', async () => {
+  const answer = await app.request('/hello/ada');
+  const body: { greeting: string } = await answer.json();
+  if (body.greeting !== 'Hello, ada!') throw new Error(body.greeting);
+});
+`,
+    );
+    const env = { ...process.env, NO_COLOR: '1' };
+    const tested = await run(runtimeBinary('deno'), ['test', '--allow-env', '--allow-read'], {
+      cwd: dir,
+      env,
+    });
+    expect(tested.stdout).toMatch(/ok \| 1 passed \| 0 failed/);
+    await run(process.execPath, [TSC, '-p', dir, '--noEmit']);
+    // A type error in the test is Deno's to find.
+    writeFileSync(
+      path.join(dir, 'test/hello_test.ts'),
+      'const n: number = Deno.pid.toString();\nDeno.test("n", () => {});\n',
+    );
+    const failed = await run(runtimeBinary('deno'), ['test', '--allow-env', '--allow-read'], {
+      cwd: dir,
+      env,
+    }).catch((error: { stderr: string; stdout: string }) => error);
+    expect(`${failed.stdout}${failed.stderr}`).toContain('TS2322');
+  }, 60_000);
 
   it('workers: a Worker module and wrangler.jsonc that wrangler bundles and workerd serves', async () => {
     const dir = await initApp('workers', work);

@@ -1,0 +1,5 @@
+{
+  "compilerOptions": {
+    "lib": ["deno.window", "ES2023"]
+  }
+}
