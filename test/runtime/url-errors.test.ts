@@ -43,6 +43,10 @@ describe('url() errors, for a server run without tsc', () => {
     expect(() => buildUrl(table, 'checkout')).toThrow(
       /^course: url\(\) found no route named "checkout"$/,
     );
+    // A short word two edits away is another word; two letters swapped are one edit.
+    expect(() => buildUrl(table, 'abut')).toThrow(/did you mean "about"\?$/);
+    expect(() => buildUrl(table, 'abto')).toThrow(/^course: url\(\) found no route named "abto"$/);
+    expect(() => buildUrl(table, 'abotu')).toThrow(/did you mean "about"\?$/);
   });
 
   it('build as before when nothing is wrong', () => {

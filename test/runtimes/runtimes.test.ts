@@ -364,13 +364,16 @@ describe("what each runtime's server decides before the app sees a request", () 
         ROUTED_BY[name] === 'target',
       );
       const body = `{"name":"${'a'.repeat(1024 * 1024)}"}`;
+      // The head first: Bun's server answers 413 and closes at once, and a client still writing
+      // the body when the close comes may lose the answer it has not read yet.
       const refused = await rawExchange(
         port,
         [
-          `POST /api/echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+          `POST /api/echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+          body,
           'GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
         ],
-        { wait: 5000 },
+        { wait: 5000, gap: 300 },
       );
       expect(refused.status).toBe(413);
       expect(AFTER_413[name]).toContain(refused.text.match(/HTTP\/1\.1 \d{3}/g)!.length);
