@@ -64,25 +64,23 @@ queue for a core (\`bench/sched.ts\`); the rest of a core its process did not us
 a declared length is read by the runtime (\`bytes()\`) and one timer watches every read, kept in
 the slots of an array (before: a stream reader, a timer and an abort listener per request, a fifth
 of Bun's time).
-What stays. In one process on each runtime, after the whole run of the JIT (\`npx tsx
-bench/fetch-ab.ts <hono|hono-context> <runtime> post 20\`: 40,000 requests a side, on a quiet
-machine, load average under 1): the POST costs Course 1.23× Hono's CPU on Bun (7.2 against 5.7 µs)
-and 1.23× on Deno (16.8 against 12.2 µs); against Hono with \`contextStorage()\`, 1.21× on Bun (6.9
-against 5.4 µs: Bun's context costs Hono nothing measurable) and 0.97× on Deno (17.4 against 18.5
-µs: Deno's \`AsyncLocalStorage\` costs Hono half again; Deno keeps each store until a full
-collection, and Hono's holds its whole context where Course's holds a small scope it empties once
-the request is answered). Most of the POST's
-difference is the body: without its read and parse the POST costs 0.68× on Bun, 0.56× on Deno
-(ARCHITECTURE.md, "The Fetch adapter").
-On Deno's server, a CPU profile over the inspector (\`Profiler\` of the DevTools protocol) of the
-POST: \`AsyncLocalStorage.run\`, which \`request()\` and the helpers need in any async code a route
-starts, is about a tenth (4.9 of 52 µs profiled; the server's CPU 47–58 µs a request with a plain
-variable in its place, 53–69 µs with it), and the rest is spread over the router's own steps —
-the body read (\`bytes()\` and its watchdog), its parse and the removal of prototypes, the
-Host check, the request and response records, the \`Response\` — none over a tenth. A \`Response\`
-carries the response's header record and leaves \`Content-Length\` to the runtime's server (each
-header past the first cost 2 µs on Bun, 4–9 µs on Deno), and a body of declared length is read
-without its stream (which Bun makes on \`request.body\`).
+What stays, measured this way on the runtimes' own servers (\`npx tsx bench/runtimes-ab.ts <rev>
+<runtime>\`: the server of a build, of the build with one step changed and of Hono loaded in turn,
+nine rounds of 2 s, the median of each round's ratio; load average about 1). On Deno, against the
+build of that day: a plain variable in place of \`AsyncLocalStorage\` 0.975×; no prototype
+removal of the JSON body 0.94× (the threat model wants it); the body read by \`text()\` rather than
+\`bytes()\` and a \`TextDecoder\` 0.96× (a bare \`Deno.serve\` reading either costs the same); the
+body parsed by the runtime's \`request.json()\`, which Deno serves from its buffered body without a
+stream, 0.885×, but then \`body()\` could not give the bytes as sent (a webhook's signature needs
+them); the first three together with no watchdog 0.88× when Hono was 0.75×. A returned object's
+\`Content-Type: application/json\` (Deno sends a \`Response\` whose one header is that without
+building a header list) gained 0.95× there, and the async path's closures (\`released\`, the
+adapter's callback) 0.96× on Bun in process. What is left on Deno is spread over the router's own
+checks (the Host, the content type, the limits, the depth walk), its request and response records,
+the middleware's instance and the promises between the steps, none over a twentieth. On Bun, a
+\`bun --cpu-prof\` of its server puts most of the difference in the runtime's native frames
+(21.6 against 19.2 µs unattributed of 34.1 against 31.0 µs a request, under load), which a
+\`perf\` of the stripped binary does not name.
 
 | runtime | Course req/s | Hono req/s | Course / Hono (req/s) | Course CPU/req | Hono CPU/req | Course / Hono (CPU) | Hono with \`contextStorage()\` CPU/req | Course / Hono with it (CPU) | Course idle | Hono idle |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
