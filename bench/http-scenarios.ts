@@ -159,7 +159,7 @@ export async function expectAnswer(
   const same = body.equals(Buffer.from(scenario.response));
   // A UTF-8 `charset` aside: Course sends a returned object as `application/json`, which RFC
   // 8259 registers without one, where the others' apps write `charset=utf-8`.
-  const type = (value: string | null) => value?.replace(/;\s*charset=utf-8$/i, '');
+  const type = (value: string | null) => value && value.replace(/;\s*charset=utf-8$/i, '');
   const got = [
     response.status,
     type(response.headers.get('content-type')),
