@@ -37,7 +37,7 @@ export function requestRepeat(key: string, value: string): Promise<boolean> {
  */
 export function clientAddress(request?: CourseRequest, trustProxy?: number): string {
   const context = currentContext();
-  const of = request ?? requireContext('clientAddress').request;
+  const of = request ?? (context ?? requireContext('clientAddress')).request;
   return addressOf(of, trustProxy ?? (context?.request === of ? context.options.trustProxy : 0));
 }
 
