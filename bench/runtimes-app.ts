@@ -68,19 +68,36 @@ honoContext.route('/', hono);
 `;
 
 /**
+ * The same answers with no router, as code that defines `bare`: the floor a router's own cost is
+ * read against. It checks the token and the path, and parses the body with `request.json()`.
+ */
+const BARE = `const bare = async (request: Request) => {
+  const { pathname } = new URL(request.url);
+  if (request.method !== 'POST' || pathname !== '/api/users') return new Response('', { status: 404 });
+  if (request.headers.get('authorization') !== 'Bearer secret') return new Response('no', { status: 401 });
+  const body = await request.json();
+  const json = JSON.stringify({ created: true, name: body.name });
+  return new Response(json, { headers: { 'content-type': 'application/json' } });
+};
+`;
+
+/**
  * The server of `bench:runtimes` and `bench/runtimes-ab.ts`, on the runtime's own server: Course,
- * Hono or Hono with its `contextStorage()` (its last argument: course, hono, hono-context).
+ * Hono, Hono with its `contextStorage()`, or no router (its last argument: course, hono,
+ * hono-context, bare). `context.ts` prints what one `AsyncLocalStorage.run()` costs there.
  */
 export const SERVER = {
   'server.ts': `import { Course } from 'course-router';
 import { Hono } from 'hono';
 import routes from './generated/routes.gen.ts';
 ${HONO}
+${BARE}
 const app = Course.start(routes);
 const kind = process.argv.at(-1);
 const fetch =
   kind === 'hono' ? hono.fetch
   : kind === 'hono-context' ? honoContext.fetch
+  : kind === 'bare' ? bare
   : (request: Request) => app.fetch(request);
 // Port 0: one the system picks, printed once it listens.
 const g = globalThis as any;
@@ -88,6 +105,18 @@ const port = g.Bun
   ? g.Bun.serve({ port: 0, hostname: '127.0.0.1', fetch }).port
   : g.Deno.serve({ port: 0, hostname: '127.0.0.1', onListen() {} }, fetch).addr.port;
 console.log(\`ready \${port}\`);
+`,
+  'context.ts': `import { AsyncLocalStorage } from 'node:async_hooks';
+// What one run() costs (a store entered for a synchronous call): the median of 7 batches, in ns.
+const storage = new AsyncLocalStorage<object>();
+const read = () => storage.getStore();
+const times: number[] = [];
+for (let batch = 0; batch < 7; batch++) {
+  const started = performance.now();
+  for (let i = 0; i < 100_000; i++) storage.run({ i }, read);
+  times.push(((performance.now() - started) * 1e6) / 100_000);
+}
+console.log(times.sort((a, b) => a - b)[3]!.toFixed(0));
 `,
 };
 

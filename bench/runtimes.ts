@@ -14,7 +14,7 @@ import { BODY, RUNTIMES, SERVER, writeApp } from './runtimes-app.js';
 import { sched, shares } from './sched.js';
 import { benchDir } from './temp.js';
 
-const KINDS = ['course', 'hono', 'hono-context'] as const;
+const KINDS = ['course', 'hono', 'hono-context', 'bare'] as const;
 const ROUNDS = Number(process.env['ROUNDS'] ?? 3);
 const SECONDS = Number(process.env['SECONDS'] ?? 3);
 
@@ -44,9 +44,12 @@ for (const [runtime, { binary, args }] of Object.entries(RUNTIMES)) {
     cpu: median(f.cpu),
     idle: `${Math.round(median(f.idle) * 100)}%`,
   });
-  const [course, hono, context] = KINDS.map((kind) => summary(figures[kind]!));
+  const [course, hono, context, bare] = KINDS.map((kind) => summary(figures[kind]!));
+  // What each router adds to the runtime's own cost of the same answers.
+  const own = (router: { cpu: number }) => `${(router.cpu - bare!.cpu).toFixed(1)} µs`;
+  const run = await output(bin, [...args.slice(0, -1), 'context.ts']);
   rows.push(
-    `| ${runtime} ${/\d+\.\d+\.\d+/.exec(version)?.[0] ?? version} | ${Math.round(course!.rps)} | ${Math.round(hono!.rps)} | ${(course!.rps / hono!.rps).toFixed(2)}× | ${course!.cpu.toFixed(1)} µs | ${hono!.cpu.toFixed(1)} µs | ${(hono!.cpu / course!.cpu).toFixed(2)}× | ${context!.cpu.toFixed(1)} µs | ${(context!.cpu / course!.cpu).toFixed(2)}× | ${course!.idle} | ${hono!.idle} |`,
+    `| ${runtime} ${/\d+\.\d+\.\d+/.exec(version)?.[0] ?? version} | ${Math.round(course!.rps)} | ${Math.round(hono!.rps)} | ${(course!.rps / hono!.rps).toFixed(2)}× | ${course!.cpu.toFixed(1)} µs | ${hono!.cpu.toFixed(1)} µs | ${(hono!.cpu / course!.cpu).toFixed(2)}× | ${context!.cpu.toFixed(1)} µs | ${(context!.cpu / course!.cpu).toFixed(2)}× | ${bare!.cpu.toFixed(1)} µs | ${own(course!)} | ${own(hono!)} | ${run.trim()} ns | ${course!.idle} | ${hono!.idle} |`,
   );
   console.log(rows.at(-1));
 }
@@ -64,26 +67,32 @@ queue for a core (\`bench/sched.ts\`); the rest of a core its process did not us
 a declared length is read by the runtime (\`bytes()\`) and one timer watches every read, kept in
 the slots of an array (before: a stream reader, a timer and an abort listener per request, a fifth
 of Bun's time).
-What stays, measured this way on the runtimes' own servers (\`npx tsx bench/runtimes-ab.ts <rev>
-<runtime>\`: the server of a build, of the build with one step changed and of Hono loaded in turn,
-nine rounds of 2 s, the median of each round's ratio; load average about 1). On Deno, against the
-build of that day: a plain variable in place of \`AsyncLocalStorage\` 0.975×; no prototype
-removal of the JSON body 0.94× (the threat model wants it); the body read by \`text()\` rather than
-\`bytes()\` and a \`TextDecoder\` 0.96× (a bare \`Deno.serve\` reading either costs the same); the
-body parsed by the runtime's \`request.json()\`, which Deno serves from its buffered body without a
-stream, 0.885×, but then \`body()\` could not give the bytes as sent (a webhook's signature needs
-them); the first three together with no watchdog 0.88× when Hono was 0.75×. A returned object's
-\`Content-Type: application/json\` (Deno sends a \`Response\` whose one header is that without
-building a header list) gained 0.95× there, and the async path's closures (\`released\`, the
-adapter's callback) 0.96× on Bun in process. What is left on Deno is spread over the router's own
-checks (the Host, the content type, the limits, the depth walk), its request and response records,
-the middleware's instance and the promises between the steps, none over a twentieth. On Bun, a
-\`bun --cpu-prof\` of its server puts most of the difference in the runtime's native frames
-(21.6 against 19.2 µs unattributed of 34.1 against 31.0 µs a request, under load), which a
-\`perf\` of the stripped binary does not name.
+What stays. "No router" answers the same request with a handler of its own on the same server (it
+checks the token and the path, and parses the body with \`request.json()\`): "own" is what each
+router adds to it. On Deno, one \`AsyncLocalStorage.run()\` costs what its column says (Deno's
+\`AsyncVariable\` copies the context into a new object and adds a \`WeakMap\` entry each time,
+which lives until a full collection), against about ten nanoseconds on Bun; Course's helpers find
+the request through it in any async code a route starts, as the contract wants; Hono under
+\`contextStorage()\` pays it too, and more, as its store holds the whole context. Measured by
+\`npx tsx bench/runtimes-ab.ts <rev> <runtime>\` (the server of a build, of the build with one
+step changed and of Hono loaded in turn, nine rounds of 2 s, the median of each round's ratio;
+two servers of one build differ by up to 3%), a build changed by hand on Deno: a plain variable in
+place of \`AsyncLocalStorage\` 0.92–0.975× (two days); no prototype removal of the JSON body
+0.94–0.97× (the threat model wants it; a copy into \`Object.create(null)\` instead costs the
+same); the body read by \`text()\` rather than \`bytes()\` and a \`TextDecoder\` 0.96×; the
+body parsed by the runtime's \`request.json()\` 0.885×, but then \`body()\` could not give the
+bytes as sent (a webhook's signature needs them); those three with no watchdog 0.88–0.89× when
+Hono was 0.75–0.80×. On Bun the same changes are within the noise (no body watchdog and no
+promise around the read, 0.96× against 0.97× for a second server of the same build), and a bare
+\`Bun.serve\` reading \`bytes()\` and a \`TextDecoder\` costs what one reading \`json()\`
+does. What is left is spread over the router's own checks (the Host, the content type, the
+limits, the depth walk), its request and response records, the middleware's instance and the
+promises between the steps, none over a twentieth; a \`bun --cpu-prof\` of the server puts most
+of Bun's difference in the runtime's native frames, which a \`perf\` of the stripped binary does
+not name.
 
-| runtime | Course req/s | Hono req/s | Course / Hono (req/s) | Course CPU/req | Hono CPU/req | Course / Hono (CPU) | Hono with \`contextStorage()\` CPU/req | Course / Hono with it (CPU) | Course idle | Hono idle |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| runtime | Course req/s | Hono req/s | Course / Hono (req/s) | Course CPU/req | Hono CPU/req | Course / Hono (CPU) | Hono with \`contextStorage()\` CPU/req | Course / Hono with it (CPU) | no router CPU/req | Course's own | Hono's own | one \`AsyncLocalStorage.run()\` | Course idle | Hono idle |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
 <!-- /runtimes -->
 `;
@@ -140,7 +149,7 @@ function cpuTime(child: ChildProcess): number {
 
 function output(bin: string, args: string[]): Promise<string> {
   return new Promise((resolve) => {
-    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(bin, args, { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'] });
     let text = '';
     child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
     child.once('exit', () => resolve(text.trim()));
