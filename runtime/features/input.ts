@@ -140,9 +140,11 @@ export async function parseBody(
 ): Promise<ParsedBody> {
   const type = request.contentType().toLowerCase();
   if (type.startsWith('application/x-www-form-urlencoded')) {
+    checkCharset(type);
     return fields(request, parseFields(utf8(await request.body())));
   }
   if (/^application\/(?:[\w.+-]*\+)?json/.test(type)) {
+    checkCharset(type);
     const text = utf8(await request.body());
     if (text.trim() === '') return fields(request, Object.create(null) as Record<string, unknown>);
     let value: unknown;
@@ -166,6 +168,21 @@ export async function parseBody(
 }
 
 /** The request's parsed body: `post` fields and no files. */
+// The `charset` parameter of a media type, quoted or not.
+const CHARSET = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/;
+
+/**
+ * Refuses a form or JSON body that says it is in another charset than UTF-8 (415): it is read as
+ * UTF-8, and a value read in the wrong charset would be another value. `type` is lower-case.
+ */
+function checkCharset(type: string): void {
+  const found = CHARSET.exec(type);
+  if (found === null) return;
+  const charset = found[1] ?? found[2]!;
+  if (charset !== 'utf-8' && charset !== 'utf8')
+    throw new HttpException(415, `Unsupported charset: ${charset.slice(0, 40)}`);
+}
+
 function fields(request: CourseRequest, post: Record<string, unknown>): ParsedBody {
   return (request.parsed = { post, files: Object.create(null) as ParsedBody['files'] });
 }

@@ -227,6 +227,33 @@ describe('a JSON body nested past its bound', () => {
   });
 });
 
+describe('a form or JSON body in another charset than UTF-8', () => {
+  it('is a 415, read as UTF-8 it would be another value; UTF-8 by any spelling is read', async () => {
+    const body = (type: string, text: string) => ({ headers: { 'content-type': type }, body: text });
+    for (const type of [
+      'application/json; charset=utf-16',
+      'application/json;charset="x-foo"',
+      'application/x-www-form-urlencoded; charset=ISO-8859-1',
+    ]) {
+      const text = type.includes('json') ? '{"a":1}' : 'a=1';
+      expect(await send(served.both, 'POST', '/echo', body(type, text)), type).toMatchObject({
+        status: 415,
+        body: `Unsupported charset: ${type.split('=')[1]!.replaceAll('"', '').toLowerCase()}`,
+      });
+    }
+    for (const type of [
+      'application/json; charset=UTF-8',
+      'application/json; charset="utf8"',
+      'application/x-www-form-urlencoded;charset=utf-8',
+    ]) {
+      const text = type.includes('json') ? '{"a":1}' : 'a=1';
+      expect((await send(served.both, 'POST', '/echo', body(type, text))).body, type).toBe(
+        '{"fields":1,"files":0}',
+      );
+    }
+  });
+});
+
 describe('a body over its limit: the client receives the 413, then the connection closes', () => {
   it('a 2 MiB chunked JSON body', async () => {
     const answer = await rawExchange(served.child.port, [

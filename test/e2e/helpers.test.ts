@@ -95,6 +95,12 @@ describe('input()', () => {
     const sparse = await json('GET', '/input?tags[0]=x&tags[1]=y&tags[5]=z');
     // JSON writes the holes as null: `z` stays at index 5, as PHP keeps it.
     expect(sparse['list']).toEqual(['x', 'y', null, null, null, 'z']);
+    // Mixed with `[]`, indexes follow qs rather than PHP: `[]` takes the first free index, and
+    // an index sent twice keeps both values, the later appended (PHP keeps the last alone).
+    const mixed = await json('GET', '/input?tags[5]=z&tags[]=y');
+    expect(mixed['list']).toEqual(['y', null, null, null, null, 'z']);
+    const twice = await json('GET', '/input?tags[]=a&tags[]=b&tags[0]=c');
+    expect(twice['list']).toEqual(['a', 'b', 'c']);
     const fields = (count: number) => Array.from({ length: count }, () => 'x=1').join('&');
     const over = await send(app.served, 'GET', `/input?${fields(1001)}`);
     expect(over).toMatchObject({ status: 413, body: 'More than 1000 fields' });
