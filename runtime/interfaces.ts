@@ -16,13 +16,17 @@ export interface RouterBootManager {
   boot(router: BootRouter, request: CourseRequest): unknown;
 }
 
-/** The seven methods of a resource controller. */
+/**
+ * The seven methods of a resource controller, each optional: a method the controller leaves
+ * out leaves its route out (an API's resource has no `create` and `edit` forms), with a build
+ * warning.
+ */
 export interface ResourceController {
-  index(): unknown;
-  show(id: string): unknown;
-  store(): unknown;
-  create(): unknown;
-  edit(id: string): unknown;
-  update(id: string): unknown;
-  destroy(id: string): unknown;
+  index?(): unknown;
+  show?(id: string): unknown;
+  store?(): unknown;
+  create?(): unknown;
+  edit?(id: string): unknown;
+  update?(id: string): unknown;
+  destroy?(id: string): unknown;
 }

@@ -58,6 +58,22 @@ export const id: number | undefined = request().getAttribute('user')?.id;
 export const wrong: string | undefined = request().getAttribute('user');
 export const other: unknown = request().getAttribute('trace');
 `,
+  'resource.ts': `import type { ResourceController } from 'course-router';
+// An API's resource: no create and edit forms.
+export class Api implements ResourceController {
+  index() { return []; }
+  store() { return 'stored'; }
+  show(id: string) { return id; }
+  update(id: string) { return id; }
+  destroy(id: string) { return id; }
+}
+export class Wrong implements ResourceController {
+  // @ts-expect-error a resource's id arrives as a string
+  show(id: number) { return id + 1; }
+}
+// @ts-expect-error a class with none of its methods is no resource controller
+export const none: ResourceController = { list() { return []; } };
+`,
   'wrong.ts': `import { url as globalUrl } from 'course-router';
 import { url } from './generated/routes.gen.js';
 export const a = url('user.show', { wrong: 1 });
@@ -129,6 +145,12 @@ function checked(file: string): { output: string; code: number } {
 describe('url() is checked by tsc against the generated routes', () => {
   it('accepts correct calls, through the generated url() and the global helper', async () => {
     const result = checked('accepts.ts');
+    expect(result.output).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  it('ResourceController: each method optional, the ones present typed', async () => {
+    const result = checked('resource.ts');
     expect(result.output).toBe('');
     expect(result.code).toBe(0);
   });
