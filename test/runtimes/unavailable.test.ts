@@ -25,10 +25,21 @@ describe('on Cloudflare Workers', () => {
     );
   });
 
-  it('elsewhere both work as usual', async () => {
+  it('ServeStatic is one error naming Workers static assets, for every request', async () => {
+    vi.stubGlobal('navigator', { userAgent: 'Cloudflare-Workers' });
+    const { openInside } = await import('../../runtime/features/static/files.js');
+    const message =
+      'course: ServeStatic (files read from disk) is not available on Cloudflare Workers: serve the folder as Workers static assets ("assets": { "directory": "./public" } in wrangler.jsonc)';
+    await expect(openInside('public', ['a.txt'])).rejects.toThrow(message);
+    await expect(openInside('public', ['b.txt'])).rejects.toThrow(message);
+  });
+
+  it('elsewhere they work as usual', async () => {
     const { passHash, passVerify } = await import('course-router');
     expect(await passVerify('secret', await passHash('secret', 4))).toBe(true);
     const { RedisStore } = await import('course-router/redis');
     expect(typeof RedisStore).toBe('function');
+    const { openInside } = await import('../../runtime/features/static/files.js');
+    expect(await openInside('fixtures', ['no-such-file'])).toBeUndefined();
   });
 });

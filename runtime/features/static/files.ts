@@ -1,4 +1,5 @@
 import type { Stats } from 'node:fs';
+import { unavailableOn } from '../../platform.js';
 
 /**
  * What `ServeStatic` reads from the disk: the node: modules and the mime table are loaded the
@@ -156,9 +157,18 @@ const realRoots = new Map<string, string>();
 let toPath: Promise<typeof import('node:url').fileURLToPath> | undefined;
 
 function nodeModules() {
-  return (modules ??= Promise.all([import('node:fs'), import('node:path')]).then(
-    ([fs, path]) => (loaded = { fs, path }),
-  ));
+  return (modules ??= loadNodeModules());
+}
+
+async function loadNodeModules(): Promise<NodeModules> {
+  // A Worker has no disk: its files are the platform's static assets, served before it runs.
+  unavailableOn(
+    ['Cloudflare Workers'],
+    'ServeStatic (files read from disk)',
+    'serve the folder as Workers static assets ("assets": { "directory": "./public" } in wrangler.jsonc)',
+  );
+  const [fs, path] = await Promise.all([import('node:fs'), import('node:path')]);
+  return (loaded = { fs, path });
 }
 
 async function realRootOf(root: string | URL): Promise<string | undefined> {
