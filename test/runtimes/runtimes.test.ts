@@ -207,6 +207,23 @@ describe("hostile bytes over raw sockets, on each runtime's server", () => {
     'lines ended by a bare LF': {
       pieces: [`GET / HTTP/1.1\nHost: localhost\nConnection: close\n\n`],
     },
+    'HTTP/1.2': { pieces: [`GET / HTTP/1.2\r\nHost: localhost\r\nConnection: close\r\n\r\n`] },
+    'HTTP/2.0 in an HTTP/1 request line': {
+      pieces: [`GET / HTTP/2.0\r\nHost: localhost\r\nConnection: close\r\n\r\n`],
+    },
+    'an HTTP/0.9 request line': { pieces: [`GET /\r\n\r\n`] },
+    'a raw space in the target': {
+      pieces: [`GET /here/a b HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`],
+    },
+    'no Host in HTTP/1.1': { pieces: [`GET / HTTP/1.1\r\nConnection: close\r\n\r\n`] },
+    'userinfo in an absolute-form target': {
+      pieces: [
+        `GET http://u:p@localhost/ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`,
+      ],
+    },
+    'an absolute-form target with no host': {
+      pieces: [`GET http:///x HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`],
+    },
     'JSON nested 100,000 deep': {
       pieces: [
         `${POST}Content-Length: 200000\r\nConnection: close\r\n\r\n${'['.repeat(100_000)}${']'.repeat(100_000)}`,
@@ -236,26 +253,51 @@ describe("hostile bytes over raw sockets, on each runtime's server", () => {
     'a malformed Host': 400,
     'an empty Host': 400,
     'lines ended by a bare LF': 400,
+    'HTTP/1.2': 400,
+    'HTTP/2.0 in an HTTP/1 request line': 400,
+    'an HTTP/0.9 request line': 400,
+    'a raw space in the target': 400,
+    'no Host in HTTP/1.1': 400,
+    'userinfo in an absolute-form target': 400,
+    'an absolute-form target with no host': 400,
     'JSON nested 100,000 deep': 400,
     'JSON cut short': 400,
     'a body declared over the limit': 413,
   };
   const RUNTIME_PARSERS: Record<string, Record<string, number>> = {
-    // Bun's parser answers lines ended by a bare LF with its own 505, before the app runs. Bun's
+    // Node's parser reads `HTTP/2.0` in a request line as an HTTP/1 request, and a request line
+    // with no version as HTTP/0.9 (which needs no Host): the app answers them.
+    'node:http': {
+      'HTTP/2.0 in an HTTP/1 request line': 200,
+      'an HTTP/0.9 request line': 200,
+    },
+    // Bun's parser answers lines ended by a bare LF, a raw control character or space in the
+    // target and a version other than 1.0 and 1.1 with its own 505, before the app runs. Bun's
     // and Deno's take a Content-Length repeated with one value (RFC 9110 §8.6 lets a recipient),
-    // which the app then reads as that length.
+    // which the app then reads as that length. Bun's server builds the URL from Host, whatever
+    // an absolute-form target says (userinfo, no host): the app routes it by Host.
     bun: {
       'lines ended by a bare LF': 505,
       'a control character in the target': 505,
+      'HTTP/1.2': 505,
+      'HTTP/2.0 in an HTTP/1 request line': 505,
+      'an HTTP/0.9 request line': 505,
+      'a raw space in the target': 505,
       'the same Content-Length twice': 200,
+      'userinfo in an absolute-form target': 200,
+      'an absolute-form target with no host': 404,
     },
     // Deno's parser closes on a broken chunk, answers an oversized head with a 400, and reads a
     // bare LF as a line's end (RFC 9112 §2.2 lets a recipient): the app answers the request.
+    // Deno's server serves an HTTP/1.1 request with no Host (RFC 9112 §3.2 wants a 400) with a
+    // URL of its own, and reads `http:///x` as the path `/x` (no route: 404).
     deno: {
       'a broken chunk size': 0,
       'a 200 KB header': 400,
       'lines ended by a bare LF': 200,
       'the same Content-Length twice': 200,
+      'no Host in HTTP/1.1': 200,
+      'an absolute-form target with no host': 404,
     },
   };
 
