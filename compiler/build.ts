@@ -110,6 +110,7 @@ export async function compile(
   const handlerGroups = normalizeHandlerGroups(loaded.recording, diagnostics);
   const app = resolveApp(drafts, handlerGroups, loaded.recording, config, index, diagnostics);
   validateShadowing(app.routes, config.root, diagnostics);
+  diagnostics.inOrder();
   if (diagnostics.errors.length > 0) throw new BuildError(diagnostics.errors, config.root);
   const modules = emitModule(app, {
     outFile: config.outFile,

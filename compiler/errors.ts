@@ -77,6 +77,12 @@ export class Diagnostics {
     this.#add(this.warnings, new RouteDefinitionError(code, message, loc, hint));
   }
 
+  /** The errors and the warnings each in source order: file, line, column. */
+  inOrder(): this {
+    for (const list of [this.errors, this.warnings]) list.sort(bySource);
+    return this;
+  }
+
   /** A separate collection, for checks whose errors may become warnings. */
   scratch(): Diagnostics {
     return new Diagnostics();
@@ -88,4 +94,9 @@ export class Diagnostics {
     this.#seen.add(key);
     list.push(error);
   }
+}
+
+function bySource(a: RouteDefinitionError, b: RouteDefinitionError): number {
+  if (a.loc.file !== b.loc.file) return a.loc.file < b.loc.file ? -1 : 1;
+  return a.loc.line - b.loc.line || a.loc.column - b.loc.column;
 }

@@ -71,7 +71,7 @@ export function runInit(
   const taken = files.map(([file]) => file).filter((file) => existsSync(path.join(root, file)));
   if (taken.length > 0) {
     throw new CliError(
-      `${path.relative(process.cwd(), root) || '.'} already has ${taken.join(', ')}; nothing was written (choose an empty folder)`,
+      `${shownPath(root)} already has ${taken.join(', ')}; nothing was written (choose an empty folder)`,
     );
   }
   const tokens = {
@@ -86,13 +86,20 @@ export function runInit(
     writeFileSync(target, fillTemplate(`app/${template}`, tokens));
   }
   if (options.packages !== undefined) installFrom(root, path.resolve(options.packages));
-  const cd = path.relative(process.cwd(), root);
-  out.info(`created a Course app in ${cd || '.'}; next:\n`);
-  out.info(`  ${cd ? `cd ${cd} && ` : ''}npm install && npm run dev\n`);
+  const cd = shownPath(root);
+  out.info(`created a Course app in ${cd}; next:\n`);
+  out.info(`  ${cd === '.' ? '' : `cd ${cd} && `}npm install && npm run dev\n`);
   return 0;
 }
 
 // --- internal ---
+
+/** `root` as a user names it: relative when it is under the working directory, else absolute. */
+function shownPath(root: string): string {
+  const relative = path.relative(process.cwd(), root);
+  if (relative === '') return '.';
+  return relative.startsWith('..') || path.isAbsolute(relative) ? root : relative;
+}
 
 /** Where `--packages` copies the tarballs, in the app. */
 const VENDOR = 'vendor';

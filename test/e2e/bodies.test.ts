@@ -229,7 +229,10 @@ describe('a JSON body nested past its bound', () => {
 
 describe('a form or JSON body in another charset than UTF-8', () => {
   it('is a 415, read as UTF-8 it would be another value; UTF-8 by any spelling is read', async () => {
-    const body = (type: string, text: string) => ({ headers: { 'content-type': type }, body: text });
+    const body = (type: string, text: string) => ({
+      headers: { 'content-type': type },
+      body: text,
+    });
     for (const type of [
       'application/json; charset=utf-16',
       'application/json;charset="x-foo"',

@@ -403,6 +403,16 @@ Course.match(['get'], '/y', 'Shop@show').setMatch('/^\\/x(.*)$/i');
     expect(stderr).toContain('E_MODULE');
     expect(stderr).toContain('build failed: 2 errors');
   });
+
+  it('lists the errors in source order, whichever check found each', async () => {
+    const stderr = await failingBuild(
+      `Course.get('/a', 'Shop@nope');\n` +
+        `Course.get('/b/{x}', 'Shop@show').where('x', '(');\n` +
+        `Course.get('/c/{a-b}', 'Shop@show');\n`,
+    );
+    const lines = [...stderr.matchAll(/routes\.ts:(\d+):\d+: error/g)].map((m) => Number(m[1]));
+    expect(lines).toEqual([2, 3, 4]);
+  });
 });
 
 describe('build warnings', () => {

@@ -130,6 +130,17 @@ describe('the packages, installed as a user installs them', () => {
       /already has package\.json.*nothing was written/,
     );
   });
+
+  it('course init names a folder outside the working directory by its absolute path', async () => {
+    const [parent, elsewhere] = [temp('course-init-cwd-'), temp('course-init-far-')];
+    const target = path.join(elsewhere, 'app');
+    const made = await run(process.execPath, [CLI, 'init', target], { cwd: parent });
+    expect(made.stdout).toContain(`cd ${target} && npm install && npm run dev`);
+    const near = await run(process.execPath, [CLI, 'init', path.join(parent, 'near')], {
+      cwd: parent,
+    });
+    expect(near.stdout).toContain('cd near && npm install && npm run dev');
+  });
 });
 
 // --- internal ---
