@@ -176,7 +176,7 @@ const CHARSET = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/;
  * UTF-8, and a value read in the wrong charset would be another value. `type` is lower-case.
  */
 function checkCharset(type: string): void {
-  const found = CHARSET.exec(type);
+  const found = type.includes(';') ? CHARSET.exec(type) : null;
   if (found === null) return;
   const charset = found[1] ?? found[2]!;
   if (charset !== 'utf-8' && charset !== 'utf8')

@@ -209,6 +209,13 @@ const LENGTH = /^(\d+)(?:[\t ]*,[\t ]*\1)*$/;
 /** The declared `Content-Length`: `undefined` when there is none, `NaN` when it is malformed. */
 function declaredLength(value: string | null): number | undefined {
   if (value === null) return undefined;
+  // Digits alone, as nearly every client sends it: no regex (its backreference costs Bun 0.2 µs).
+  let digits = value.length > 0 && value.length < 16;
+  for (let i = 0; digits && i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    digits = code >= 48 && code <= 57;
+  }
+  if (digits) return Number(value);
   const length = LENGTH.exec(value);
   return length === null ? NaN : Number(length[1]);
 }
