@@ -1,3 +1,4 @@
+import { suggestion } from 'course-router/internal';
 import { Node } from './_ts-morph.js';
 import type { ClassRef, RouteDefinition } from 'course-router/internal';
 import { findClass, parses } from './classes.js';
@@ -37,7 +38,7 @@ export function expandRoutes(
     if (def.kind === 'route') return [def];
     const routes =
       def.kind === 'resource'
-        ? expandResource(def)
+        ? expandResource(def, diagnostics)
         : expandController(def, config, index, diagnostics);
     checkBuilderWhere(def, routes, diagnostics);
     return routes;
@@ -46,9 +47,10 @@ export function expandRoutes(
 
 // --- internal ---
 
-function expandResource(def: RouteDefinition): RouteDefinition[] {
+function expandResource(def: RouteDefinition, diagnostics: Diagnostics): RouteDefinition[] {
   const base = def.name?.value ?? def.url.replace(/^\/+|\/+$/g, '').replace(/\//g, '.');
-  return RESOURCE.map(([action, verbs, suffix]) => ({
+  const picked = pickedActions(def, diagnostics);
+  return RESOURCE.filter(([action]) => picked.has(action)).map(([action, verbs, suffix]) => ({
     ...def,
     kind: 'route',
     verbs,
@@ -58,6 +60,32 @@ function expandResource(def: RouteDefinition): RouteDefinition[] {
     optionalMethod: true,
     sharedWhere: true,
   }));
+}
+
+/** The actions `only()` or `except()` leave a resource; an unknown name is an error. */
+function pickedActions(def: RouteDefinition, diagnostics: Diagnostics): Set<string> {
+  const actions = RESOURCE.map(([action]) => action);
+  if (def.actions === undefined) return new Set(actions);
+  const { value, loc } = def.actions;
+  for (const name of value.names.map(String)) {
+    if (!actions.includes(name))
+      diagnostics.error(
+        'E_SETTING',
+        `"${name}" is no resource action`,
+        loc,
+        suggestion(name, actions, 'actions'),
+      );
+  }
+  const named = new Set(value.names);
+  const picked = actions.filter((action) => named.has(action) === value.only);
+  if (picked.length === 0)
+    diagnostics.error(
+      'E_SETTING',
+      `${value.only ? 'only()' : 'except()'} leaves the resource no route`,
+      loc,
+      value.only ? `name the actions to route: ${actions.join(', ')}` : 'leave out the resource',
+    );
+  return new Set(picked);
 }
 
 function expandController(

@@ -1,7 +1,7 @@
 import { startApp, type CourseApp } from './http/app.js';
 import type { StartOptions } from './http/dispatch.js';
 import * as dsl from './dsl/register.js';
-import type { RouteBuilder } from './dsl/route-builder.js';
+import type { ResourceBuilder, RouteBuilder } from './dsl/route-builder.js';
 import type { RouteCallback } from './dsl/handler-types.js';
 import type { ClassRef, ClassReference, GroupAttributes, RouteSettings } from './dsl/types.js';
 import { request, response } from './features/helpers.js';
@@ -110,13 +110,13 @@ export class Course {
     return dsl.addRoute('route', ['GET', 'POST'], url, callback, settings);
   }
 
-  /** The seven RESTful routes of a resource controller. */
+  /** The seven RESTful routes of a resource controller (`only()`/`except()` pick some). */
   static resource(
     url: string,
     controller: ClassRef | string,
     settings?: RouteSettings,
-  ): RouteBuilder {
-    return dsl.addRoute('resource', ALL_VERBS, url, controller, settings);
+  ): ResourceBuilder {
+    return dsl.addRoute('resource', ALL_VERBS, url, controller, settings) as ResourceBuilder;
   }
 
   /** Routes expanded from the controller's `getIndex`, `postSave`… methods. */

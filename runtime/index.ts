@@ -17,7 +17,7 @@ export {
   MethodNotAllowedHttpException,
   NotFoundHttpException,
 } from './http/errors.js';
-export { RouteBuilder } from './dsl/route-builder.js';
+export { ResourceBuilder, RouteBuilder, type ResourceAction } from './dsl/route-builder.js';
 
 export type { CourseApp } from './http/app.js';
 export type { CookieOptions } from './features/cookies.js';

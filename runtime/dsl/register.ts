@@ -1,6 +1,6 @@
 import { callSite } from './_location.js';
 import { activeRecording } from './recorder.js';
-import { RouteBuilder } from './route-builder.js';
+import { ResourceBuilder, RouteBuilder } from './route-builder.js';
 import type {
   Callback,
   ClassRef,
@@ -40,7 +40,7 @@ export function addRoute(
     loc,
   };
   recording.routes.push(definition);
-  return new RouteBuilder(definition);
+  return kind === 'resource' ? new ResourceBuilder(definition) : new RouteBuilder(definition);
 }
 
 /** Runs `fn` with `attributes` applied to every route it registers. */

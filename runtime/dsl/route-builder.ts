@@ -61,3 +61,24 @@ export class RouteBuilder {
     return this;
   }
 }
+
+/** The seven routes of a resource, by the controller method each calls. */
+export type ResourceAction = 'index' | 'create' | 'store' | 'show' | 'edit' | 'update' | 'destroy';
+
+/** What `Course.resource()` returns: a route builder that also picks the resource's routes. */
+export class ResourceBuilder extends RouteBuilder {
+  /**
+   * Routes these actions alone (`only('index', 'show')`); the controller need not have the
+   * others' methods, and the build does not warn about them.
+   */
+  only(...actions: ResourceAction[]): this {
+    this.definition.actions = { value: { only: true, names: actions }, loc: callSite() };
+    return this;
+  }
+
+  /** Routes every action but these (`except('create', 'edit')`, an API's resource). */
+  except(...actions: ResourceAction[]): this {
+    this.definition.actions = { value: { only: false, names: actions }, loc: callSite() };
+    return this;
+  }
+}

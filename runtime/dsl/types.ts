@@ -84,6 +84,8 @@ export interface RouteDefinition {
   loc: SourceLocation;
   /** `allowUnsafeRegex()` was called. */
   allowUnsafeRegex?: boolean;
+  /** `only()` or `except()` on a `resource()`: the actions named, as written. */
+  actions?: Located<{ only: boolean; names: string[] }>;
   /** Set by the compiler on routes it expands from `resource()`: skipped, with a warning, when the method is missing. */
   optionalMethod?: boolean;
   /** Set by the compiler on routes it expands from `resource()` or `controller()`, which share one `where()`. */

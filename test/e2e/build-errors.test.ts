@@ -404,6 +404,19 @@ Course.match(['get'], '/y', 'Shop@show').setMatch('/^\\/x(.*)$/i');
     expect(stderr).toContain('build failed: 2 errors');
   });
 
+  it('E_SETTING: only() or except() naming no action, or leaving none', async () => {
+    const stderr = await failingBuild(
+      `Course.resource('shops', 'Shop').except('crate' as never);\n` +
+        `Course.resource('carts', 'Shop').only();\n`,
+    );
+    expect(stderr).toContain(
+      'routes.ts:2:34: error E_SETTING: "crate" is no resource action\n  hint: did you mean create?',
+    );
+    expect(stderr).toContain(
+      'routes.ts:3:34: error E_SETTING: only() leaves the resource no route\n  hint: name the actions to route: index, create, store, show, edit, update, destroy',
+    );
+  });
+
   it('lists the errors in source order, whichever check found each', async () => {
     const stderr = await failingBuild(
       `Course.get('/a', 'Shop@nope');\n` +
@@ -451,6 +464,26 @@ describe('build warnings', () => {
       'carts.show',
       'carts.edit',
       'carts.update',
+    ]);
+  });
+
+  it('only() and except() pick the routes of a resource: the others are no warning', async () => {
+    const { stderr, dir } = await warnings(
+      `Course.resource('shops', 'Shop').only('show');\n` +
+        `Course.resource('carts', 'Cart').except('create', 'edit');\n`,
+      {
+        'app/Components/Controller/Cart.ts': `export class Cart {\n${['index', 'store', 'show', 'update', 'destroy'].map((m) => `  ${m}() { return '${m}'; }\n`).join('')}}\n`,
+      },
+    );
+    expect(stderr).not.toContain('warning');
+    const routes = await cli(['routes', '--root', dir, '--json']);
+    expect(JSON.parse(routes.stdout).map((r: { name: string }) => r.name)).toEqual([
+      'shops.show',
+      'carts.index',
+      'carts.store',
+      'carts.show',
+      'carts.update',
+      'carts.destroy',
     ]);
   });
 

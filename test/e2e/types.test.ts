@@ -58,7 +58,7 @@ export const id: number | undefined = request().getAttribute('user')?.id;
 export const wrong: string | undefined = request().getAttribute('user');
 export const other: unknown = request().getAttribute('trace');
 `,
-  'resource.ts': `import type { ResourceController } from 'course-router';
+  'resource.ts': `import { Course, type ResourceController } from 'course-router';
 // An API's resource: no create and edit forms.
 export class Api implements ResourceController {
   index() { return []; }
@@ -73,6 +73,14 @@ export class Wrong implements ResourceController {
 }
 // @ts-expect-error a class with none of its methods is no resource controller
 export const none: ResourceController = { list() { return []; } };
+export function routes(): void {
+  Course.resource('api', Api).except('create', 'edit').where('id', '[0-9]+');
+  Course.resource('few', Api).only('index').name('few');
+  // @ts-expect-error an action is one of the seven
+  Course.resource('typo', Api).except('crate');
+  // @ts-expect-error only a resource picks its actions
+  Course.get('/x', () => 'x').only('index');
+}
 `,
   'wrong.ts': `import { url as globalUrl } from 'course-router';
 import { url } from './generated/routes.gen.js';
