@@ -71,7 +71,7 @@ What stays. "No router" answers the same request with a handler of its own on th
 checks the token and the path, and parses the body with \`request.json()\`): "own" is what each
 router adds to it. On Deno, one \`AsyncLocalStorage.run()\` costs what its column says (Deno's
 \`AsyncVariable\` copies the context into a new object and adds a \`WeakMap\` entry each time,
-which lives until a full collection), against about ten nanoseconds on Bun; Course's helpers find
+which lives until a full collection), against a few tens of nanoseconds on Bun; Course's helpers find
 the request through it in any async code a route starts, as the contract wants; Hono under
 \`contextStorage()\` pays it too, and more, as its store holds the whole context. Measured by
 \`npx tsx bench/runtimes-ab.ts <rev> <runtime>\` (the server of a build, of the build with one
@@ -81,7 +81,7 @@ place of \`AsyncLocalStorage\` 0.92–0.975× (two days); no prototype removal o
 0.94–0.97× (the threat model wants it; a copy into \`Object.create(null)\` instead costs the
 same); the body read by \`text()\` rather than \`bytes()\` and a \`TextDecoder\` 0.96×; the
 body parsed by the runtime's \`request.json()\` 0.885×, but then \`body()\` could not give the
-bytes as sent (a webhook's signature needs them); those three with no watchdog 0.88–0.89× when
+bytes as sent (a webhook's signature needs them); the first three with no watchdog 0.88–0.89× when
 Hono was 0.75–0.80×. On Bun the same changes are within the noise (no body watchdog and no
 promise around the read, 0.96× against 0.97× for a second server of the same build), and a bare
 \`Bun.serve\` reading \`bytes()\` and a \`TextDecoder\` costs what one reading \`json()\`
