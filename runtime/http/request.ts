@@ -31,7 +31,8 @@ export interface RequestUri {
 
 /**
  * The types of the values middleware hands on with `request.setAttribute(name, value)`: declare
- * them once, and `setAttribute` and `getAttribute` check and give them.
+ * them once, and `setAttribute` and `getAttribute` check and give them. Once any is declared,
+ * a name not declared (a misspelt one) is a type error.
  *
  * @example
  * declare module 'course-router' {
@@ -41,7 +42,12 @@ export interface RequestUri {
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
 export interface RequestAttributes {}
 
-/** The type `RequestAttributes` declares for `name`; `unknown` for a name it does not declare. */
+/** The names `RequestAttributes` declares once it declares any; before, any name. */
+type AttributeName = [keyof RequestAttributes] extends [never]
+  ? string
+  : Extract<keyof RequestAttributes, string>;
+
+/** The type `RequestAttributes` declares for `name`; `unknown` while it declares none. */
 type AttributeValue<K extends string> = K extends keyof RequestAttributes
   ? RequestAttributes[K]
   : unknown;
@@ -214,12 +220,12 @@ export class CourseRequest {
    * Keeps `value` under `name` for the rest of the request: how a middleware hands the route
    * what it found (the signed-in user, say). Its type is the one `RequestAttributes` declares.
    */
-  setAttribute<K extends string>(name: K, value: AttributeValue<K>): void {
+  setAttribute<K extends AttributeName>(name: K, value: AttributeValue<K>): void {
     (this.#attributes ??= new Map()).set(name, value);
   }
 
   /** The value `setAttribute(name, …)` kept, else `undefined`. */
-  getAttribute<K extends string>(name: K): AttributeValue<K> | undefined {
+  getAttribute<K extends AttributeName>(name: K): AttributeValue<K> | undefined {
     return this.#attributes?.get(name) as AttributeValue<K> | undefined;
   }
 

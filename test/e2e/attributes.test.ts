@@ -15,7 +15,7 @@ Course.get('/open', () => ({ user: request().getAttribute('user') ?? null }));
 `,
   'app/Middleware/SignIn.ts': `import type { CourseRequest } from 'course-router';
 declare module 'course-router' {
-  interface RequestAttributes { user: { name: string } }
+  interface RequestAttributes { user: { name: string }; trace: number }
 }
 export class SignIn {
   async handle(request: CourseRequest) {

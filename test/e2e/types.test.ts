@@ -51,12 +51,14 @@ export function signIn(req: CourseRequest): void {
   req.setAttribute('user', { id: 1, name: 'Ada' });
   // @ts-expect-error a declared attribute takes its declared type
   req.setAttribute('user', { id: '1' });
-  req.setAttribute('trace', 'abc');
+  // @ts-expect-error once attributes are declared, a name not declared is a misspelling
+  req.setAttribute('usr', { id: 1, name: 'Ada' });
 }
 export const id: number | undefined = request().getAttribute('user')?.id;
 // @ts-expect-error a declared attribute's value has its type, not any
 export const wrong: string | undefined = request().getAttribute('user');
-export const other: unknown = request().getAttribute('trace');
+// @ts-expect-error once attributes are declared, a name not declared is a misspelling
+export const other: unknown = request().getAttribute('usr');
 `,
   'resource.ts': `import { Course, type ResourceController } from 'course-router';
 // An API's resource: no create and edit forms.
@@ -163,7 +165,7 @@ describe('url() is checked by tsc against the generated routes', () => {
     expect(result.code).toBe(0);
   });
 
-  it('RequestAttributes types setAttribute and getAttribute; other names are unknown', async () => {
+  it('RequestAttributes types setAttribute and getAttribute; other names are errors', async () => {
     const result = checked('attributes.ts');
     expect(result.output).toBe('');
     expect(result.code).toBe(0);
