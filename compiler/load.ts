@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { register } from 'tsx/esm/api';
-import { beginRecording, endRecording } from 'course-router/internal';
+import { beginRecording, endRecording, nearest } from 'course-router/internal';
 import type { Recording, SourceLocation } from 'course-router/internal';
 import type { ResolvedConfig } from './config.js';
 import { RouteDefinitionError } from './errors.js';
@@ -93,7 +93,7 @@ export function evaluationError(
       `cannot find the module "${missing.specifier}"`,
       missing.loc,
       missing.specifier.startsWith('.')
-        ? 'check the path; a .ts module is imported by its .js name'
+        ? moduleHint(missing.specifier, missing.loc.file)
         : `install the package, or check its name`,
     );
   }
@@ -107,6 +107,29 @@ export function evaluationError(
 }
 
 // --- internal ---
+
+/**
+ * What to do about a relative import that names no file: the nearest module beside where it
+ * points, written as the import writes it, else how a module is named.
+ */
+function moduleHint(specifier: string, from: string): string {
+  const extension = path.extname(specifier);
+  const wanted = path.resolve(path.dirname(from), specifier);
+  let names: string[] = [];
+  try {
+    names = readdirSync(path.dirname(wanted))
+      .filter((file) => MODULE_FILE.test(file))
+      .map((file) => file.replace(MODULE_FILE, ''));
+  } catch {
+    // No such folder: nothing beside it to name.
+  }
+  const near = nearest(path.basename(wanted, extension), names);
+  if (near !== undefined)
+    return `did you mean ${specifier.slice(0, specifier.lastIndexOf('/') + 1)}${near}${extension}?`;
+  return 'check the path; a .ts module is imported by its .js name (by its .ts name with importExtension .ts)';
+}
+
+const MODULE_FILE = /\.(?:[cm]?[jt]s|tsx|jsx)$/;
 
 // tsx's message for a file that does not parse: `…:\n<file>:<line>:<column>: ERROR: <text>`.
 const SYNTAX_ERROR = /^Transform failed with \d+ errors?:\n(.+?):(\d+):(\d+): ERROR: (.*)$/m;

@@ -1,5 +1,5 @@
 export { Course } from './course.js';
-export { url, request, response, spoofing } from './features/helpers.js';
+export { url, request, response, spoofing, type SpoofedMethod } from './features/helpers.js';
 export { Cors } from './features/cors.js';
 export { ServeStatic } from './features/static/serve-static.js';
 export { BaseCsrfVerifier, TokenMismatchException, csrfToken } from './features/csrf.js';
@@ -11,7 +11,7 @@ export { passwordInfo } from './features/password.js';
 export { removeParam, toRoute } from './features/redirect.js';
 export { MemoryStore } from './stores/memory.js';
 export { CourseRequest, LoadedRoute, type RequestAttributes } from './http/request.js';
-export { CourseResponse } from './http/response.js';
+export { CourseResponse, type RedirectStatus } from './http/response.js';
 export {
   HttpException,
   MethodNotAllowedHttpException,

@@ -9,7 +9,7 @@ import {
   type PasswordInfo,
 } from './password.js';
 import { removeParam, toRoute } from './redirect.js';
-import type { CourseResponse } from '../http/response.js';
+import type { CourseResponse, RedirectStatus } from '../http/response.js';
 
 /** Hashes a password (bcrypt `$2y$` over HMAC-SHA256 with the configured pepper). */
 export function passHash(password: string, cost = DEFAULT_COST): Promise<string> {
@@ -46,7 +46,7 @@ export abstract class Controller {
     return requestRepeat(key, value);
   }
 
-  redirect(url: string, code?: number): CourseResponse {
+  redirect(url: string, code?: RedirectStatus): CourseResponse {
     return toRoute(url, code);
   }
 

@@ -45,11 +45,14 @@ export function response(): CourseResponse {
   return requireContext('response').response;
 }
 
+/** The verbs a POSTed form may be routed as with `_method`, in either case. */
+export type SpoofedMethod = 'put' | 'patch' | 'delete' | 'PUT' | 'PATCH' | 'DELETE';
+
 /**
  * A hidden `_method` field for HTML forms that POST: `spoofing('put')` makes the router treat
  * the request as PUT. Only PUT, PATCH and DELETE can be spoofed.
  */
-export function spoofing(method: string): string {
+export function spoofing(method: SpoofedMethod): string {
   const verb = method.toUpperCase();
   if (verb !== 'PUT' && verb !== 'PATCH' && verb !== 'DELETE') {
     throw new RangeError(

@@ -3,7 +3,7 @@ import { HttpException } from '../http/errors.js';
 import { isSecure } from '../http/origin.js';
 import { cleanTarget } from '../http/path.js';
 import type { CourseRequest } from '../http/request.js';
-import { hasControl, type CourseResponse } from '../http/response.js';
+import { hasControl, type CourseResponse, type RedirectStatus } from '../http/response.js';
 
 /**
  * Redirects to `url` (302 unless `code` says otherwise; 3xx only), on this site or on a host
@@ -15,7 +15,7 @@ import { hasControl, type CourseResponse } from '../http/response.js';
  *
  * @example return toRoute(url('user.show', { id }));
  */
-export function toRoute(url: string, code = 302): CourseResponse {
+export function toRoute(url: string, code: RedirectStatus = 302): CourseResponse {
   const { request, response, options } = requireContext('toRoute');
   const location = hasControl(url) ? undefined : resolve(url, request, options);
   if (location === undefined) throw new HttpException(400, 'Refused redirect target');

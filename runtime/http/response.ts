@@ -1,6 +1,9 @@
 import { clearCookie, setCookie, type CookieOptions } from '../features/cookies.js';
 import { percentEncode } from './path.js';
 
+/** The status of a redirect: one of the 3xx codes HTTP defines. */
+export type RedirectStatus = 300 | 301 | 302 | 303 | 304 | 305 | 306 | 307 | 308;
+
 /**
  * The response being built for the current request: what `response()` returns.
  * A callback may also return a Fetch `Response`, which is sent as is.
@@ -55,7 +58,7 @@ export class CourseResponse {
    * else a URL cannot hold (non-ASCII, space, `\\`, `"`, a `%` without two hex digits) is
    * percent-encoded (UTF-8), once: valid `%XX` escapes are kept.
    */
-  redirect(url: string, code = 302): this {
+  redirect(url: string, code: RedirectStatus = 302): this {
     if (!Number.isInteger(code) || code < 300 || code > 399) {
       throw new RangeError(`course: a redirect needs a 3xx status, got ${String(code)}`);
     }

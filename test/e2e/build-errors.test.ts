@@ -275,7 +275,18 @@ describe('build errors name file:line:col and what to do', () => {
     expect(stderr).toContain(
       'routes.ts:3:8: error E_LOAD: cannot find the module "./helpers/missing.js"',
     );
-    expect(stderr).toContain('hint: check the path; a .ts module is imported by its .js name');
+    expect(stderr).toContain(
+      'hint: check the path; a .ts module is imported by its .js name (by its .ts name with importExtension .ts)',
+    );
+  });
+
+  it('E_LOAD: a misspelt relative import names the module beside it, as the import writes it', async () => {
+    const stderr = await failingBuild(
+      `import { Shop } from './app/Components/Controller/Shpo.ts';\nCourse.get('/', [Shop, 'show']);\n`,
+    );
+    expect(stderr).toContain(
+      'error E_LOAD: cannot find the module "./app/Components/Controller/Shpo.ts"\n  hint: did you mean ./app/Components/Controller/Shop.ts?',
+    );
   });
 
   it('E_LOAD: a package that is not installed, at its import', async () => {

@@ -84,6 +84,17 @@ export function routes(): void {
   Course.get('/x', () => 'x').only('index');
 }
 `,
+  'helpers.ts': `import { response, spoofing, toRoute } from 'course-router';
+export const field: string = spoofing('delete') + spoofing('PUT');
+// @ts-expect-error spoofing() takes put, patch or delete
+export const typo: string = spoofing('delet');
+export function answers(): void {
+  toRoute('/entries', 303);
+  response().redirect('/entries', 308);
+  // @ts-expect-error a redirect has a 3xx status
+  toRoute('/entries', 200);
+}
+`,
   'wrong.ts': `import { url as globalUrl } from 'course-router';
 import { url } from './generated/routes.gen.js';
 export const a = url('user.show', { wrong: 1 });
@@ -155,6 +166,12 @@ function checked(file: string): { output: string; code: number } {
 describe('url() is checked by tsc against the generated routes', () => {
   it('accepts correct calls, through the generated url() and the global helper', async () => {
     const result = checked('accepts.ts');
+    expect(result.output).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  it('spoofing() takes the verbs a form may be routed as; a redirect takes a 3xx status', async () => {
+    const result = checked('helpers.ts');
     expect(result.output).toBe('');
     expect(result.code).toBe(0);
   });

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
@@ -158,6 +159,27 @@ describe.each(Object.keys(SERVERS) as (keyof typeof SERVERS)[])('compression on 
     expect(whole.headers.get('content-encoding')).toBe('br');
     expect(await whole.text()).toBe(TEXT);
   }, 60_000);
+});
+
+describe('ServeStatic on Deno without --allow-read', () => {
+  it('says its folder may not be read, not that it is missing: every file is a 404', () => {
+    writeFileSync(
+      path.join(dir, 'no-read.ts'),
+      `import { Course } from 'course-router';
+import routes from './generated/routes.gen.ts';
+const app = Course.start(routes, { secret: 'k' });
+console.log((await app.request('/assets/small.txt')).status);
+`,
+    );
+    const run = spawnSync(runtimeBinary('deno'), ['run', '--allow-env', 'no-read.ts'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    expect(run.stdout.trim(), run.stderr).toBe('404');
+    expect(run.stderr).toContain(`course: ServeStatic may not read its root ${dir}/public`);
+    expect(run.stderr).toContain('--allow-read');
+    expect(run.stderr).not.toContain('does not exist');
+  }, 30_000);
 });
 
 /**

@@ -184,8 +184,8 @@ async function realRootOf(root: string | URL): Promise<string | undefined> {
     let real: string;
     try {
       real = await fs.promises.realpath(folder);
-    } catch {
-      warnMissing(folder);
+    } catch (error) {
+      warnMissing(folder, error);
       return undefined;
     }
     realRoots.set(key, real);
@@ -198,12 +198,20 @@ async function realRootOf(root: string | URL): Promise<string | undefined> {
 // Folders already said to be missing: one warning each, however many requests ask.
 const warned = new Set<string>();
 
-/** Says once that a served folder is not there: otherwise every file is a silent 404. */
-function warnMissing(folder: string): void {
+/**
+ * Says once that a served folder is not there, or may not be read (Deno without `--allow-read`
+ * throws `NotCapable`): otherwise every file is a silent 404.
+ */
+function warnMissing(folder: string, error: unknown): void {
   if (warned.has(folder)) return;
   warned.add(folder);
+  const name = (error as { name?: unknown; code?: unknown } | undefined)?.name;
+  const code = (error as { code?: unknown } | undefined)?.code;
+  const refused = name === 'NotCapable' || name === 'PermissionDenied' || code === 'EACCES';
   console.warn(
-    `course: ServeStatic's root ${folder} does not exist (a relative root is resolved from the working directory): every file under it is a 404`,
+    refused
+      ? `course: ServeStatic may not read its root ${folder} (${String((error as Error).message)}): every file under it is a 404`
+      : `course: ServeStatic's root ${folder} does not exist (a relative root is resolved from the working directory): every file under it is a 404`,
   );
 }
 
