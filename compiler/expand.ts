@@ -20,6 +20,15 @@ const RESOURCE: readonly [action: string, verbs: string[], suffix: string][] = [
   ['destroy', ['DELETE'], '/{id}'],
 ];
 
+// Other words for the actions, which a misspelling's distance does not reach.
+const ACTION_WORDS: Record<string, string> = {
+  delete: 'destroy',
+  remove: 'destroy',
+  new: 'create',
+  list: 'index',
+  save: 'store',
+};
+
 const IMPLICIT = /^(get|post|put|patch|delete|options|any)([A-Z]\w*)$/;
 
 /**
@@ -73,7 +82,9 @@ function pickedActions(def: RouteDefinition, diagnostics: Diagnostics): Set<stri
         'E_SETTING',
         `"${name}" is no resource action`,
         loc,
-        suggestion(name, actions, 'actions'),
+        Object.hasOwn(ACTION_WORDS, name)
+          ? `did you mean ${ACTION_WORDS[name]}?`
+          : suggestion(name, actions, 'actions'),
       );
   }
   const named = new Set(value.names);

@@ -418,13 +418,17 @@ Course.match(['get'], '/y', 'Shop@show').setMatch('/^\\/x(.*)$/i');
   it('E_SETTING: only() or except() naming no action, or leaving none', async () => {
     const stderr = await failingBuild(
       `Course.resource('shops', 'Shop').except('crate' as never);\n` +
-        `Course.resource('carts', 'Shop').only();\n`,
+        `Course.resource('carts', 'Shop').only();\n` +
+        `Course.resource('bags', 'Shop').only('delete' as never);\n`,
     );
     expect(stderr).toContain(
       'routes.ts:2:34: error E_SETTING: "crate" is no resource action\n  hint: did you mean create?',
     );
     expect(stderr).toContain(
       'routes.ts:3:34: error E_SETTING: only() leaves the resource no route\n  hint: name the actions to route: index, create, store, show, edit, update, destroy',
+    );
+    expect(stderr).toContain(
+      'routes.ts:4:33: error E_SETTING: "delete" is no resource action\n  hint: did you mean destroy?',
     );
   });
 
