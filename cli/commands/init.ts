@@ -89,6 +89,9 @@ export function runInit(
   const cd = shownPath(root);
   out.info(`created a Course app in ${cd}; next:\n`);
   out.info(`  ${cd === '.' ? '' : `cd ${cd} && `}npm install && npm run dev\n`);
+  // Workers' wrangler is a dev dependency; Bun and Deno run the app, and are the user's to install.
+  if (runtime === 'bun' || runtime === 'deno')
+    out.info(`(${runtime} runs it: have it on the PATH, or npm install --save-dev ${runtime})\n`);
   return 0;
 }
 

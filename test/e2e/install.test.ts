@@ -140,6 +140,13 @@ describe('the packages, installed as a user installs them', () => {
       cwd: parent,
     });
     expect(near.stdout).toContain('cd near && npm install && npm run dev');
+    expect(near.stdout).not.toContain('runs it');
+    const deno = await run(process.execPath, [CLI, 'init', 'on-deno', '--runtime', 'deno'], {
+      cwd: parent,
+    });
+    expect(deno.stdout).toContain(
+      '(deno runs it: have it on the PATH, or npm install --save-dev deno)',
+    );
   });
 });
 
