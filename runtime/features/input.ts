@@ -168,18 +168,35 @@ export async function parseBody(
 }
 
 /** The request's parsed body: `post` fields and no files. */
-// The `charset` parameter of a media type, quoted or not.
-const CHARSET = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/;
+// One parameter of a media type (RFC 9110 §5.6.6): `; name=value`, the value a token or a quoted
+// string, which may hold `;` and `=`. Read in turn from the first `;`, linearly.
+const PARAMETER =
+  /[\t ]*;[\t ]*(?:([!#$%&'*+.^_`|~0-9a-z-]+)=("(?:[^"\\]|\\.)*"|[!#$%&'*+.^_`|~0-9a-z-]*)[\t ]*)?/y;
 
 /**
  * Refuses a form or JSON body that says it is in another charset than UTF-8 (415): it is read as
- * UTF-8, and a value read in the wrong charset would be another value. `type` is lower-case.
+ * UTF-8, and a value read in the wrong charset would be another value. Parameters that cannot be
+ * read, or two charsets, are a 415 too: a proxy could read another charset in them. `type` is
+ * lower-case.
  */
 function checkCharset(type: string): void {
-  const found = type.includes(';') ? CHARSET.exec(type) : null;
-  if (found === null) return;
-  const charset = found[1] ?? found[2]!;
-  if (charset !== 'utf-8' && charset !== 'utf8')
+  let at = type.indexOf(';');
+  if (at === -1) return;
+  let charset: string | undefined;
+  while (at < type.length) {
+    PARAMETER.lastIndex = at;
+    const found = PARAMETER.exec(type);
+    if (found === null) throw new HttpException(415, 'Unreadable Content-Type parameters');
+    at = PARAMETER.lastIndex;
+    if (found[1] !== 'charset') continue;
+    const value = found[2]!.startsWith('"')
+      ? found[2]!.slice(1, -1).replace(/\\(.)/g, '$1')
+      : found[2]!;
+    if (charset !== undefined && charset !== value)
+      throw new HttpException(415, 'Two charsets in Content-Type');
+    charset = value;
+  }
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')
     throw new HttpException(415, `Unsupported charset: ${charset.slice(0, 40)}`);
 }
 

@@ -244,7 +244,21 @@ describe('a form or JSON body in another charset than UTF-8', () => {
         body: `Unsupported charset: ${type.split('=')[1]!.replaceAll('"', '').toLowerCase()}`,
       });
     }
+    // Parameters read as RFC 9110 writes them: a quoted `;` is no parameter's end.
+    for (const [type, message] of [
+      ['application/json; x=";charset=utf-8;"; charset=latin1', 'Unsupported charset: latin1'],
+      ['application/json; charset=utf-8; charset=iso-8859-1', 'Two charsets in Content-Type'],
+      ['application/json; charset=utf-8, text/plain', 'Unreadable Content-Type parameters'],
+    ]) {
+      const sent = body(type!, '{"a":1}');
+      expect(await send(served.both, 'POST', '/echo', sent), type).toMatchObject({
+        status: 415,
+        body: message,
+      });
+    }
     for (const type of [
+      'application/json; foo="a;charset=latin1"',
+      'application/json;',
       'application/json; charset=UTF-8',
       'application/json; charset="utf8"',
       'application/x-www-form-urlencoded;charset=utf-8',
