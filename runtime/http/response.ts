@@ -1,8 +1,8 @@
 import { clearCookie, setCookie, type CookieOptions } from '../features/cookies.js';
 import { percentEncode } from './path.js';
 
-/** The status of a redirect: one of the 3xx codes HTTP defines. */
-export type RedirectStatus = 300 | 301 | 302 | 303 | 304 | 305 | 306 | 307 | 308;
+/** The status of a redirect a browser follows (304, 305 and 306 are no redirects). */
+export type RedirectStatus = 300 | 301 | 302 | 303 | 307 | 308;
 
 /**
  * The response being built for the current request: what `response()` returns.

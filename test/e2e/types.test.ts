@@ -93,6 +93,8 @@ export function answers(): void {
   response().redirect('/entries', 308);
   // @ts-expect-error a redirect has a 3xx status
   toRoute('/entries', 200);
+  // @ts-expect-error a 304 sends no one anywhere
+  response().redirect('/entries', 304);
 }
 `,
   'wrong.ts': `import { url as globalUrl } from 'course-router';
