@@ -212,9 +212,39 @@ describe('serving', () => {
     expect((await raw('/assets/hello.txt')).body.toString()).toBe('hello world');
   });
 
-  it("a folder's index.html; precompressed siblings by Accept-Encoding, with Vary", async () => {
-    expect((await raw('/assets/sub')).body.toString()).toBe('<h1>sub</h1>');
-    expect((await raw('/assets/sub/')).headers['content-type']).toBe('text/html; charset=utf-8');
+  it("a folder's index.html at its path with a slash; precompressed siblings, with Vary", async () => {
+    const page = await raw('/assets/sub/');
+    expect(page.body.toString()).toBe('<h1>sub</h1>');
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect((await viaFetch('/assets/sub/')).body.toString()).toBe('<h1>sub</h1>');
+    // Read as a browser reads it: `/assets/sub/.` is `/assets/sub/`.
+    expect((await raw('/assets/sub/.')).body.toString()).toBe('<h1>sub</h1>');
+    // Without it, the page's relative links would resolve in the folder above: sent to it.
+    for (const [target, location] of [
+      ['/assets/sub', 'http://localhost/assets/sub/'],
+      ['/assets/sub?tab=1', 'http://localhost/assets/sub/?tab=1'],
+      ['/assets/x/../sub', 'http://localhost/assets/sub/'],
+      ['//assets//sub', 'http://localhost//assets//sub/'],
+      ['http://localhost/assets/sub', 'http://localhost/assets/sub/'],
+    ]) {
+      // (`app.request('//x')` would read `x` as a host.)
+      const fetched = target!.startsWith('//') ? [] : [await viaFetch(target!)];
+      for (const answer of [await raw(target!), ...fetched]) {
+        const status = answer.status;
+        const header =
+          answer.headers instanceof Headers
+            ? answer.headers.get('location')
+            : answer.headers['location'];
+        expect({ target, status }).toEqual({ target, status: 301 });
+        // As a browser resolves it: on the same host, in the folder.
+        const page = target!.startsWith('/') ? `http://localhost${target}` : target!;
+        expect(new URL(header!, page).href).toBe(location);
+      }
+    }
+    // A file is no folder: with a slash after its name, it is not there.
+    expect((await raw('/assets/hello.txt/')).status).toBe(404);
+    expect((await viaFetch('/assets/hello.txt/')).status).toBe(404);
+    expect((await raw('/assets/hello.txt')).status).toBe(200);
     const br = await raw('/assets/app.js', { 'accept-encoding': 'gzip, br' });
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.headers['vary']).toBe('Accept-Encoding');

@@ -4,6 +4,7 @@ import type { CourseRequest } from '../../http/request.js';
 import { sizedResponse, type CourseResponse } from '../../http/response.js';
 import { closeFile, openInside, readWhole, streamOf, typeOf, type OpenFile } from './files.js';
 import { rangeOf } from './range.js';
+import { cleanTarget, normalizePath } from '../../http/path.js';
 import { acceptedEncodings } from '../encodings.js';
 
 /**
@@ -27,7 +28,7 @@ export class ServeStatic {
   protected maxAge = 0;
   /** Adds `immutable` to `Cache-Control` (for file names holding a hash). */
   protected immutable = false;
-  /** Serves a folder's `index.html` for the folder's path. */
+  /** Serves a folder's `index.html` at the folder's path with a `/` (a 301 adds a missing one). */
   protected index = true;
   /** Sends a file's `.br` or `.gz` sibling, made at build time, to a client that accepts it. */
   protected precompressed = false;
@@ -52,10 +53,22 @@ export class ServeStatic {
   ): Promise<CourseResponse | Response | undefined> {
     let relative = segments;
     let file = await openInside(this.root, relative);
+    // The client's own path, when the route's is it (no rewrite led here from another).
+    const asked = browserPath(request);
+    const trailing = asked !== undefined && asked.path.endsWith('/');
     if (file?.stats.isDirectory()) {
       closeFile(file);
       relative = [...segments, 'index.html'];
       file = this.index ? await openInside(this.root, relative) : undefined;
+      // A folder's page is served at its path with a `/`, where its relative links resolve
+      // inside it: a path without one is sent there (as `serve-static` and nginx do).
+      if (file?.stats.isFile() && asked !== undefined && !trailing) {
+        closeFile(file);
+        return response.redirect(folderLocation(asked), 301);
+      }
+    } else if (file !== undefined && trailing) {
+      // A file is not a folder: `/hello.txt/` is a 404, as on a file system.
+      return closeFile(file);
     }
     if (file === undefined || !file.stats.isFile()) return closeFile(file);
     // The type of the name asked for, whatever a symlink or a sibling is called.
@@ -128,6 +141,28 @@ function fileSegments(request: CourseRequest): string[] | undefined {
     segments.push(segment);
   }
   return segments;
+}
+
+/**
+ * The path and query the client asked for, as a browser's URL parser reads them (`cleanTarget`),
+ * the URL its page's relative links resolve against; `undefined` when a rewrite served another.
+ */
+function browserPath(request: CourseRequest): { path: string; query: string } | undefined {
+  if (normalizePath(request.target) !== request.path) return undefined;
+  const target = cleanTarget(request.target);
+  const q = target.indexOf('?');
+  return q === -1
+    ? { path: target, query: '' }
+    : { path: target.slice(0, q), query: target.slice(q) };
+}
+
+/**
+ * Where a folder asked for without its `/` is: relative to the URL asked for (`./sub/`), so no
+ * host or scheme of a request can lead the browser elsewhere, and a rewritten path stays as the
+ * browser knows it. The query is kept.
+ */
+function folderLocation({ path, query }: { path: string; query: string }): string {
+  return `./${path.slice(path.lastIndexOf('/') + 1)}/${query}`;
 }
 
 function withCharset(type: string): string {
