@@ -566,6 +566,7 @@ declare module 'course-router' {
   interface RouteNames extends AppRouteParams {}
   interface RouteUrlParams extends AppUrlParams {}
   interface RoutesWithoutParams extends AppRoutesWithoutParams {}
+  interface RouteHandlerParams extends AppHandlerParams {}
 }
 
 /** Groups with exception handlers, innermost first: an error goes to those around its request. */

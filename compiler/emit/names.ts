@@ -68,6 +68,7 @@ export type RouteParams<N extends keyof AppHandlerParams> = AppHandlerParams[N];
   interface RouteNames extends AppRouteParams {}
   interface RouteUrlParams extends AppUrlParams {}
   interface RoutesWithoutParams extends AppRoutesWithoutParams {}
+  interface RouteHandlerParams extends AppHandlerParams {}
 }`),
   ];
 }

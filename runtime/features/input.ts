@@ -139,11 +139,12 @@ export async function parseBody(
   multipartLimit: number,
 ): Promise<ParsedBody> {
   const type = request.contentType().toLowerCase();
-  if (type.startsWith('application/x-www-form-urlencoded')) {
+  const media = mediaType(type);
+  if (media === 'application/x-www-form-urlencoded') {
     checkCharset(type);
     return fields(request, parseFields(utf8(await request.body())));
   }
-  if (/^application\/(?:[\w.+-]*\+)?json/.test(type)) {
+  if (media === 'application/json' || JSON_SUFFIX.test(media)) {
     checkCharset(type);
     const text = utf8(await request.body());
     if (text.trim() === '') return fields(request, Object.create(null) as Record<string, unknown>);
@@ -160,14 +161,33 @@ export async function parseBody(
         : { __proto__: null, value },
     );
   }
-  if (type.startsWith('multipart/form-data')) {
+  if (media === 'multipart/form-data') {
     // The boundary is case-sensitive: busboy gets the header as sent.
     return (request.parsed = await parseMultipart(request, request.contentType(), multipartLimit));
   }
   return fields(request, Object.create(null) as Record<string, unknown>);
 }
 
-/** The request's parsed body: `post` fields and no files. */
+/**
+ * The media type of a `Content-Type`, lower-case, without its parameters: `application/json`.
+ * What is not one type (`application/json, text/plain`: two headers joined) names no format a
+ * body is read in.
+ */
+export function mediaType(contentType: string): string {
+  const semicolon = contentType.indexOf(';');
+  const media = semicolon === -1 ? contentType : contentType.slice(0, semicolon);
+  return media.trim().toLowerCase();
+}
+
+/** Whether a `Content-Type` is a form's: urlencoded or multipart. */
+export function isForm(contentType: string): boolean {
+  const media = mediaType(contentType);
+  return media === 'application/x-www-form-urlencoded' || media === 'multipart/form-data';
+}
+
+// A structured syntax suffix (RFC 6839): `application/problem+json`.
+const JSON_SUFFIX = /^application\/[!#$%&'*.^_`|~0-9a-z-]+\+json$/;
+
 // One parameter of a media type (RFC 9110 §5.6.6): `; name=value`, the value a token or a quoted
 // string, which may hold `;` and `=`. Read in turn from the first `;`, linearly.
 const PARAMETER =
@@ -200,6 +220,7 @@ function checkCharset(type: string): void {
     throw new HttpException(415, `Unsupported charset: ${charset.slice(0, 40)}`);
 }
 
+/** The request's parsed body: `post` fields and no files. */
 function fields(request: CourseRequest, post: Record<string, unknown>): ParsedBody {
   return (request.parsed = { post, files: Object.create(null) as ParsedBody['files'] });
 }

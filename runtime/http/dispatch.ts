@@ -9,6 +9,7 @@ import {
 } from './errors.js';
 import { answerPreflight, corsOnError, hasCors, tableHasCors } from '../features/cors.js';
 import { badHost } from './host.js';
+import { isForm } from '../features/input.js';
 import { logError } from './log.js';
 import { normalizePath } from './path.js';
 import type { CourseRequest } from './request.js';
@@ -61,8 +62,6 @@ const MAX_REWRITES = 5;
 const SPOOFABLE = new Set(['PUT', 'PATCH', 'DELETE']);
 // The verbs a POSTed form can be routed as: its own, or the one its `_method` names.
 const FORM_VERBS = ['POST', ...SPOOFABLE];
-// The bodies `_method` is read from.
-const FORM = /^(?:application\/x-www-form-urlencoded|multipart\/form-data)/i;
 /** Default `maxParamLength`. */
 export const MAX_PARAM_LENGTH = 1000;
 /** Longest request target the adapters accept; longer is a 414. */
@@ -80,7 +79,7 @@ function serve(scope: Scope): Outcome | Promise<Outcome> {
   // A target or host over the parameter limit is normalised before any regex reads it (`find`).
   if (
     table.bootManagers?.length ||
-    (request.method === 'POST' && FORM.test(request.contentType())) ||
+    (request.method === 'POST' && isForm(request.contentType())) ||
     request.target.length > paramLimit(options) ||
     (host !== undefined && host.length > paramLimit(options))
   ) {
@@ -122,7 +121,7 @@ async function prepared(context: RequestContext): Promise<Outcome> {
   const { table, options, request } = context;
   try {
     if (table.bootManagers?.length) await boot(table, request);
-    if (request.method === 'POST' && FORM.test(request.contentType())) {
+    if (request.method === 'POST' && isForm(request.contentType())) {
       // A form is read for its `_method` only when a route could take it, and after the CSRF
       // check: a 404, a 405 or a cross-site form is refused before its body is read.
       const take = routeFor(context);

@@ -13,6 +13,18 @@ import { nearest } from '../dsl/near.js';
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface RouteNames {}
 
+/**
+ * What the handler of each named route receives; the generated module augments it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface RouteHandlerParams {}
+
+/**
+ * The arguments the handler of the route named `N` receives, in order (domain parameters, URL
+ * parameters, then `setMatch()` captures): `RouteParams<'user.show'>` is `[id: string]`.
+ */
+export type RouteParams<N extends keyof RouteHandlerParams> = RouteHandlerParams[N];
+
 /** A value that can fill a placeholder. */
 export type ParamValue = string | number | boolean | bigint;
 

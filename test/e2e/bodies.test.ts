@@ -16,12 +16,13 @@ import { send } from '../_utils.js';
 
 const FILES = {
   'routes.ts': `
-import { Course, input } from 'course-router';
+import { Course, input, request } from 'course-router';
 import { Log } from './app/Components/Controller/Log.js';
 
 Course.get('/', () => 'home');
 Course.post('/echo', () => ({ fields: Object.keys(input().post).length, files: Object.keys(input().file).length }));
 Course.get('/log', [Log, 'show']);
+Course.get('/authorization', () => request().getHeader('authorization') ?? 'none');
 Course.post('/field', () => Object.entries(input().post).map(([k, v]) => k.length + ':' + String(v).length).join(','));
 Course.group({ prefix: '/seen', exceptionHandler: 'Handlers\\\\Recorder' }, () => {
   Course.post('/echo', () => 'read');
@@ -268,6 +269,47 @@ describe('a form or JSON body in another charset than UTF-8', () => {
         '{"fields":1,"files":0}',
       );
     }
+  });
+});
+
+describe("a body's media type, read whole", () => {
+  it('names JSON or a form exactly; another type, or two joined, is no format read', async () => {
+    const echo = (type: string, text: string) =>
+      send(served.both, 'POST', '/echo', { headers: { 'content-type': type }, body: text });
+    for (const type of ['application/json', ' Application/JSON ', 'application/problem+json'])
+      expect((await echo(type, '{"a":1}')).body, type).toBe('{"fields":1,"files":0}');
+    for (const type of [
+      'application/jsonp',
+      'application/json-seq',
+      'application/json, text/plain',
+      'text/plain, application/json',
+      'application/x-www-form-urlencodedx',
+      'text/plain',
+    ]) {
+      const text = type.includes('json') ? '{"a":1}' : 'a=1';
+      expect((await echo(type, text)).body, type).toBe('{"fields":0,"files":0}');
+    }
+  });
+
+  it('two Content-Type or Authorization lines are read joined by node:http as by Fetch', async () => {
+    const body = '{"a":1}';
+    const answer = await rawExchange(served.child.port, [
+      `POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n` +
+        `Content-Type: text/plain\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    ]);
+    expect(answer.text.split('\r\n\r\n')[1]).toBe('{"fields":0,"files":0}');
+    // A middleware comparing a token sees both, as on Bun and Deno, not the first alone.
+    const twice = await rawExchange(served.child.port, [
+      `GET /authorization HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer secret\r\n` +
+        `authorization: Bearer other\r\nConnection: close\r\n\r\n`,
+    ]);
+    expect(twice.text.split('\r\n\r\n')[1]).toBe('Bearer secret, Bearer other');
+    const headers = new Headers([
+      ['content-type', 'application/json'],
+      ['content-type', 'text/plain'],
+    ]);
+    const fetched = await served.app.request('/echo', { method: 'POST', headers, body });
+    expect(await fetched.text()).toBe('{"fields":0,"files":0}');
   });
 });
 

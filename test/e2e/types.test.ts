@@ -41,6 +41,14 @@ export const f: RouteParams<'post'> = [undefined, 'x'];
 // @ts-expect-error no such route
 export type G = RouteParams<'no.such.route'>;
 `,
+  'params-package.ts': `import type { RouteParams } from 'course-router';
+export const a: RouteParams<'user.show'> = ['5'];
+export const c: RouteParams<'team'> = ['acme', 'ann'];
+// @ts-expect-error parameters arrive as strings
+export const e: RouteParams<'user.show'> = [5];
+// @ts-expect-error no such route
+export type G = RouteParams<'no.such.route'>;
+`,
   'attributes.ts': `import { request, type CourseRequest } from 'course-router';
 declare module 'course-router' {
   interface RequestAttributes {
@@ -182,6 +190,7 @@ describe('url() is checked by tsc against the generated routes', () => {
       "RouteParams<'name'> is the tuple the route's handler receives, domain parameters first",
       'params.ts',
     ],
+    ["RouteParams from course-router is the generated module's", 'params-package.ts'],
   ])('%s', (_, file) => {
     expect(checked(file)).toEqual({ output: '', code: 0 });
   });

@@ -123,6 +123,7 @@ class NodeSource implements RequestSource {
       return this.#host ?? undefined;
     }
     const value = this.req.headers[name];
+    if (value !== undefined && FIRST_KEPT.has(name)) return joinedHeader(this.req.rawHeaders, name);
     return Array.isArray(value) ? value.join(', ') : value;
   }
 
@@ -133,6 +134,40 @@ class NodeSource implements RequestSource {
   rawTaken(): void {
     sendContinue(this.req);
   }
+}
+
+// The headers whose repeats `req.headers` drops, keeping the first (node's `IncomingMessage`
+// docs); a Fetch runtime's `Headers` joins them, and so does `joinedHeader`: two `Content-Type`
+// or `Authorization` lines mean the same on every runtime (the first is not taken on trust).
+const FIRST_KEPT = new Set([
+  'age',
+  'authorization',
+  'content-length',
+  'content-type',
+  'etag',
+  'expires',
+  'from',
+  'if-modified-since',
+  'if-unmodified-since',
+  'last-modified',
+  'location',
+  'max-forwards',
+  'proxy-authorization',
+  'referer',
+  'retry-after',
+  'server',
+  'user-agent',
+]);
+
+/** Every line of the header `name` (lower-case) in the raw lines, joined by `, ` as Fetch joins them. */
+function joinedHeader(raw: readonly string[], name: string): string | undefined {
+  let value: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const line = raw[i]!;
+    if (line.length === name.length && line.toLowerCase() === name)
+      value = value === undefined ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
+  }
+  return value;
 }
 
 /**
