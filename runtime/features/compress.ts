@@ -151,8 +151,7 @@ function planOf(
   else if (!/\baccept-encoding\b|^\s*\*\s*$/i.test(vary))
     headers.set('vary', `${vary}, Accept-Encoding`);
   if (size !== undefined && size < threshold) return sendVary(outcome, headers);
-  const accepted = acceptedEncodings(request.getHeader('accept-encoding'));
-  const encoding = offered.find((coding) => accepted.includes(coding));
+  const encoding = acceptedEncodings(request.getHeader('accept-encoding'), offered)[0];
   if (encoding === undefined) return sendVary(outcome, headers);
   headers.set('content-encoding', encoding);
   headers.delete('content-length');

@@ -3,10 +3,14 @@ const MAX_ENTRIES = 32;
 const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
 
 /**
- * The encodings among `br` and `gzip` that `Accept-Encoding` accepts (with a weight above 0,
- * by name or by `*`), `br` first.
+ * The encodings of `preferred` that `Accept-Encoding` accepts (with a weight above 0, by name or
+ * by `*`), the one it weighs most first (`gzip, br;q=0.5`: gzip), in `preferred`'s order among
+ * equals.
  */
-export function acceptedEncodings(header: string | undefined): ('br' | 'gzip')[] {
+export function acceptedEncodings(
+  header: string | undefined,
+  preferred: readonly ('br' | 'gzip')[] = ['br', 'gzip'],
+): ('br' | 'gzip')[] {
   if (header === undefined || header === '') return [];
   const weights = new Map<string, number>();
   for (const entry of header.split(',', MAX_ENTRIES)) {
@@ -18,5 +22,6 @@ export function acceptedEncodings(header: string | undefined): ('br' | 'gzip')[]
     if (!weights.has(coding)) weights.set(coding, weight);
   }
   const star = weights.get('*');
-  return (['br', 'gzip'] as const).filter((coding) => (weights.get(coding) ?? star ?? 0) > 0);
+  const weight = (coding: string) => weights.get(coding) ?? star ?? 0;
+  return preferred.filter((coding) => weight(coding) > 0).sort((a, b) => weight(b) - weight(a));
 }

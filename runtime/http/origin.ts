@@ -31,13 +31,22 @@ export function isSecure(request: CourseRequest, trustProxy = 0): boolean {
 
 // --- internal ---
 
-/** `Origin` names `scheme` and `host` (its default port made explicit or not). */
+const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'http:': '80', 'https:': '443' };
+
+/**
+ * `Origin` names `scheme` and `host` (its default port made explicit or not), written as a
+ * browser writes an origin: no path, userinfo or trailing dot, which the URL parser would tidy
+ * away (`http://evil@localhost/x` is no origin of `localhost`).
+ */
 function sameOrigin(origin: string, scheme: string, host: string | undefined): boolean {
   if (host === undefined) return false;
   try {
     // An opaque origin (`null`) does not parse: refused.
     const from = new URL(origin);
     if (from.protocol !== scheme) return false;
+    const written = origin.toLowerCase();
+    if (written !== from.origin && written !== `${from.origin}:${DEFAULT_PORTS[scheme]}`)
+      return false;
     return new URL(`${scheme}//${host}`).host === from.host;
   } catch {
     return false;

@@ -100,6 +100,16 @@ describe('compression', () => {
       ).not.toHaveProperty('content-encoding');
     const weighed = await raw('/page', { 'accept-encoding': 'br;Q=0, gzip; q=0.001' });
     expect(weighed.headers['content-encoding']).toBe('gzip');
+    // The client's weights choose; br, the server's first, among equals.
+    for (const [header, encoding] of [
+      ['gzip, br;q=0.5', 'gzip'],
+      ['br;q=0.2, gzip;q=0.9', 'gzip'],
+      ['gzip, br', 'br'],
+      ['gzip;q=0.5, *', 'br'],
+    ])
+      expect((await raw('/page', { 'accept-encoding': header! })).headers['content-encoding']).toBe(
+        encoding,
+      );
     const json = await raw('/json', { 'accept-encoding': 'gzip' });
     expect(JSON.parse(decoded(json)).items).toHaveLength(300);
   });

@@ -210,6 +210,12 @@ describe('attacks are refused (403)', () => {
       'http://localhost.evil.example',
       'http://localhost:8080',
       'null',
+      // No browser writes an origin so; the URL parser would make each `http://localhost`.
+      'http://localhost/x',
+      'http://localhost/',
+      'http://evil@localhost',
+      'http://localhost.',
+      'http://127.0.0.1.',
     ]) {
       const answer = await both(served, 'POST', '/items', {
         cookie,

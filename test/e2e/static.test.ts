@@ -252,6 +252,8 @@ describe('serving', () => {
     expect(Buffer.compare(br.body, brotliCompressSync(SCRIPT))).toBe(0);
     const gz = await raw('/assets/app.js', { 'accept-encoding': 'gzip;q=1, br;q=0' });
     expect(gz.headers['content-encoding']).toBe('gzip');
+    const weighed = await raw('/assets/app.js', { 'accept-encoding': 'gzip, br;q=0.5' });
+    expect(weighed.headers['content-encoding']).toBe('gzip');
     const plain = await raw('/assets/app.js');
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body.toString()).toBe(SCRIPT);

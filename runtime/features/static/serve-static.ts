@@ -80,19 +80,20 @@ export class ServeStatic {
     return send(request, response, file, withCharset(type), this.cacheControl());
   }
 
-  /** The `.br` (else `.gz`) sibling of `file` when the client accepts it, else `file`. */
+  /**
+   * The `.br` or `.gz` sibling of `file` the client weighs most (`br` among equals) that is
+   * there, else `file`.
+   */
   private async sibling(
     request: CourseRequest,
     response: CourseResponse,
     file: OpenFile,
     relative: readonly string[],
   ): Promise<OpenFile> {
-    const accepted = acceptedEncodings(request.getHeader('accept-encoding'));
     const dir = relative.slice(0, -1);
     const base = relative[relative.length - 1]!;
-    for (const [encoding, extension] of SIBLINGS) {
-      if (!accepted.includes(encoding)) continue;
-      const other = await openInside(this.root, [...dir, base + extension]);
+    for (const encoding of acceptedEncodings(request.getHeader('accept-encoding'))) {
+      const other = await openInside(this.root, [...dir, base + SIBLINGS[encoding]]);
       if (other?.stats.isFile()) {
         closeFile(file);
         response.headers['content-encoding'] = encoding;
@@ -112,10 +113,7 @@ export class ServeStatic {
 
 /** Files up to this size are read whole; larger ones stream. Both are sent with a `Content-Length`. */
 const READ_WHOLE = 256 * 1024;
-const SIBLINGS: readonly ['br' | 'gzip', string][] = [
-  ['br', '.br'],
-  ['gzip', '.gz'],
-];
+const SIBLINGS = { br: '.br', gzip: '.gz' } as const;
 // What a served path's segment may not hold, once decoded: a separator, NUL or another control.
 // eslint-disable-next-line no-control-regex
 const REFUSED = /[\\/\u0000-\u001f\u007f]/;
