@@ -41,6 +41,13 @@ export interface StartOptions {
   trustProxy?: number;
   /** Key mixed into every password hash (HMAC pepper) [empty, as the original]. */
   pepper?: string;
+  /**
+   * The hosts the app answers for: a request for another (or naming none) is a 400, so a page
+   * on a name an attacker points at this server (DNS rebinding) gets nothing. Host names or
+   * addresses (`example.com`, `127.0.0.1`, `[::1]`), `.example.com` for it and its sub-domains,
+   * `*` for any; in any case, without port [any host].
+   */
+  allowedHosts?: readonly string[];
   /** Hosts `toRoute`/`redirect` may send clients to, besides this app [none]. */
   redirectHosts?: readonly string[];
   /**

@@ -8,7 +8,7 @@ import {
   statusText,
 } from './errors.js';
 import { answerPreflight, corsOnError, hasCors, tableHasCors } from '../features/cors.js';
-import { badHost } from './host.js';
+import { allowedHost, badHost } from './host.js';
 import { isForm } from '../features/input.js';
 import { logError } from './log.js';
 import { normalizePath } from './path.js';
@@ -75,6 +75,8 @@ function serve(scope: Scope): Outcome | Promise<Outcome> {
   const host = request.authority();
   if (badHost(request.getHeader('host'), host))
     return statusResponse(new HttpException(400, 'Bad Host header'), options, request);
+  if (options.allowedHosts !== undefined && !allowedHost(request.getHost(), options.allowedHosts))
+    return statusResponse(new HttpException(400, 'Host not allowed'), options, request);
   // Boot managers and `_method` may change the path or the verb: the route is found after them.
   // A target or host over the parameter limit is normalised before any regex reads it (`find`).
   if (

@@ -53,7 +53,26 @@ export function hostName(host: string): string {
   return name.charCodeAt(name.length - 1) === 46 /* '.' */ ? name.slice(0, -1) : name;
 }
 
+/**
+ * Whether `name` (`hostName`'s form) is one of `allowed`: a host name or address as written
+ * (`example.com`, `127.0.0.1`, `[::1]`), `.example.com` for it and every sub-domain, or `*`.
+ */
+export function allowedHost(name: string, allowed: readonly string[]): boolean {
+  if (name === '') return false;
+  let entries = written.get(allowed);
+  if (entries === undefined) written.set(allowed, (entries = allowed.map(hostName)));
+  for (const entry of entries) {
+    if (entry === name || entry === '*') return true;
+    if (entry.charCodeAt(0) === 46 /* . */ && (name.endsWith(entry) || name === entry.slice(1)))
+      return true;
+  }
+  return false;
+}
+
 // --- internal ---
+
+// Each `allowedHosts` list as `hostName` writes a host: lower-case, no trailing dot.
+const written = new WeakMap<readonly string[], string[]>();
 
 /** Where the `:` of an `http:` or `https:` scheme (any case) is; `-1` for any other. */
 function schemeLength(target: string): number {

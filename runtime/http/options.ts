@@ -86,6 +86,18 @@ const KINDS: Record<keyof StartOptions, Kind> = {
       );
     },
   },
+  allowedHosts: {
+    what: "a list of host names, '.example.com' or '*' (no port, no scheme)",
+    test: (v) =>
+      Array.isArray(v) &&
+      v.every(
+        (h) =>
+          typeof h === 'string' &&
+          h.replace(/^\./, '') !== '' &&
+          !h.includes('/') &&
+          (h.startsWith('[') ? h.endsWith(']') : !h.includes(':')),
+      ),
+  },
   redirectHosts: {
     what: 'a list of host names',
     test: (v) => Array.isArray(v) && v.every((h) => typeof h === 'string'),

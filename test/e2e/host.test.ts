@@ -223,3 +223,49 @@ function rawStatus(base: string, request: string): Promise<number> {
     socket.on('error', reject);
   });
 }
+
+describe('allowedHosts: the hosts the app answers for (both adapters)', () => {
+  const guarded = servedApp(
+    { 'routes.ts': ROUTES },
+    { allowedHosts: ['Example.com.', '.shop.example', '127.0.0.1', '[::1]'] },
+  );
+  const status = async (host: string) =>
+    (await send(guarded.served, 'GET', '/host', { headers: { host } })).status;
+
+  it('serves a listed host, with any port, case or trailing dot, and the sub-domains of a .name', async () => {
+    for (const host of [
+      'example.com',
+      'EXAMPLE.com:8080',
+      'example.com.',
+      'shop.example',
+      'eu.shop.example:443',
+      '127.0.0.1:3000',
+      '[::1]:3000',
+    ])
+      expect(await status(host), host).toBe(200);
+  });
+
+  it('answers another host 400 before any route runs: a rebinding name, a look-alike', async () => {
+    for (const host of [
+      'attacker.example',
+      'www.example.com',
+      'evilshop.example',
+      'shop.example.evil',
+      '127.0.0.2',
+    ]) {
+      const answer = await send(guarded.served, 'GET', '/host', { headers: { host } });
+      expect({ host, status: answer.status, body: answer.body }).toEqual({
+        host,
+        status: 400,
+        body: 'Host not allowed',
+      });
+    }
+  });
+
+  it('answers a request naming no host 400 (HTTP/1.0 without Host)', async () => {
+    const bare = 'GET /host HTTP/1.0\r\nConnection: close\r\n\r\n';
+    expect(await rawStatus(guarded.served.base, bare)).toBe(400);
+    const named = 'GET /host HTTP/1.0\r\nHost: example.com\r\nConnection: close\r\n\r\n';
+    expect(await rawStatus(guarded.served.base, named)).toBe(200);
+  });
+});

@@ -18,6 +18,7 @@ describe('the options of Course.start()', () => {
         trustProxy: 0,
         pepper: '',
         redirectHosts: ['example.com'],
+        allowedHosts: ['example.com', '.example.org', '[::1]', '*'],
       }),
     ).not.toThrow();
     // An option left undefined takes its default.
@@ -36,6 +37,10 @@ describe('the options of Course.start()', () => {
     expect(() => checkOptions({ colour: 'red' })).toThrow(
       '"colour" is not an option (the options are debug, onError, secret',
     );
+    for (const allowedHosts of [['example.com:80'], ['https://example.com'], ['.'], [''], 'a.com'])
+      expect(() => checkOptions({ allowedHosts }), String(allowedHosts)).toThrow(
+        `"allowedHosts" must be a list of host names, '.example.com' or '*' (no port, no scheme)`,
+      );
     expect(() => checkOptions('fast')).toThrow('are not an object');
     expect(() => checkOptions(JSON.parse('{"__proto__": 1}'))).toThrow(
       '"__proto__" is not an option',
