@@ -83,6 +83,18 @@ export class Cors {
     return response;
   }
 
+  /**
+   * @internal The answer to a preflight this middleware refuses (its origin, or a header it
+   * asks for): 204 with no CORS header, as `cors` and Hono answer it, so that the browser says
+   * the origin was not allowed (a 405 would read as a method its routes lack).
+   */
+  refused(response: CourseResponse): CourseResponse {
+    vary(response);
+    response.status = 204;
+    response.body = null;
+    return response;
+  }
+
   /** @internal The CORS headers of an actual request, on `response`. */
   actual(request: CourseRequest, response: CourseResponse): void {
     vary(response);
@@ -106,13 +118,39 @@ export class Cors {
       throw new TypeError(
         `course: ${this.constructor.name} allows credentials from every origin ('*'); list the origins`,
       );
+    if (!Array.isArray(this.origins) || checked.has(this.constructor)) return;
+    for (const origin of this.origins as readonly string[]) {
+      const written = serialised(origin);
+      if (written !== origin)
+        throw new TypeError(
+          `course: ${this.constructor.name}'s origin ${JSON.stringify(origin)} is not one a browser sends` +
+            (written === undefined ? '' : `: write ${JSON.stringify(written)}`) +
+            ' (scheme://host[:port], lower-case, no path or trailing slash)',
+        );
+    }
+    checked.add(this.constructor);
+  }
+}
+
+// The `Cors` classes whose `origins` were found well written.
+const checked = new WeakSet<object>();
+
+/** `origin` as a browser serialises it (`https://a.example`), `undefined` when it names none. */
+function serialised(origin: string): string | undefined {
+  if (origin === 'null') return origin;
+  try {
+    const url = new URL(origin);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+  } catch {
+    return undefined;
   }
 }
 
 /**
  * The router's answer to an `OPTIONS` request no route takes: when it is a CORS preflight whose
  * requested method has a route at this path carrying a `Cors` middleware, that middleware
- * answers it with every method of the path whose route carries one; else `undefined` (a 405).
+ * answers it with every method of the path whose route carries one, or refuses it (a 204 with no
+ * CORS header); else `undefined` (a 405: no route at the path takes that method with `Cors`).
  */
 export function answerPreflight(
   request: CourseRequest,
@@ -127,7 +165,8 @@ export function answerPreflight(
   if (!hit || !entry) return undefined;
   const methods = allowed.filter((method) => method === asked || corsOf(routeFor(method)));
   request.loaded = hit;
-  return (new entry.use() as Cors).preflight(request, response, methods);
+  const cors = new entry.use() as Cors;
+  return cors.preflight(request, response, methods) ?? cors.refused(response);
 }
 
 /**

@@ -26,6 +26,7 @@ Course.put('/api/items', () => 'no cors here');
 Course.get('/open', () => 'open').addMiddleware('Middleware\\\\OpenCors');
 Course.get('/partner', () => 'partner').addMiddleware('Middleware\\\\PartnerCors');
 Course.get('/bad', () => 'bad').addMiddleware('Middleware\\\\BadCors');
+Course.get('/slash', () => 'slash').addMiddleware('Middleware\\\\SlashCors');
 Course.get('/plain', () => 'plain');
 `,
     'app/Middleware/Verifier.ts': `
@@ -61,6 +62,11 @@ import { Cors } from 'course-router';
 export class BadCors extends Cors {
   protected override origins = '*' as const;
   protected override credentials = true;
+}`,
+    'app/Middleware/SlashCors.ts': `
+import { Cors } from 'course-router';
+export class SlashCors extends Cors {
+  protected override origins = ['https://app.example/'];
 }`,
   },
   { secret: 'cors-secret' },
@@ -151,6 +157,25 @@ describe('actual requests', () => {
     expect(bad.headers['access-control-allow-origin']).toBeUndefined();
   });
 
+  it('an origin written as no browser sends it is a configuration error naming the fix', async () => {
+    const slash = await both('GET', '/slash', { origin: 'https://app.example' });
+    expect(slash.status).toBe(500);
+    const { Cors } = await import('course-router');
+    class SlashCors extends Cors {
+      protected override origins = ['https://app.example/'];
+    }
+    class PathCors extends Cors {
+      protected override origins = ['app.example'];
+    }
+    const request = {} as never;
+    expect(() => new SlashCors().allowedOrigin('https://app.example', request)).toThrow(
+      `course: SlashCors's origin "https://app.example/" is not one a browser sends: write "https://app.example" (scheme://host[:port], lower-case, no path or trailing slash)`,
+    );
+    expect(() => new PathCors().allowedOrigin('https://app.example', request)).toThrow(
+      `course: PathCors's origin "app.example" is not one a browser sends (scheme://host`,
+    );
+  });
+
   it('a route without the middleware sends no CORS header', async () => {
     expect((await both('GET', '/plain', { origin: 'https://app.example' })).headers).toEqual({});
   });
@@ -222,19 +247,22 @@ describe('preflight', () => {
   });
 
   it('a verb or header the route lacks, or a refused origin, gets no CORS header', async () => {
-    for (const [origin, method, headers] of [
-      ['https://app.example', 'PUT', undefined], // PUT /api/items has no Cors
-      ['https://app.example', 'PATCH', undefined], // no PATCH route
-      ['https://app.example', 'post', undefined], // methods are case-sensitive
-      ['https://app.example', 'POST', 'x-admin'], // a header not allowed
-      ['https://app.example', 'POST', 'a,'.repeat(2000)], // too long a list
-      ['https://trusted.example.evil.com', 'POST', undefined],
-      ['null', 'POST', undefined],
+    // A route with Cors takes the verb: refused, a 204 without CORS headers (the browser then
+    // says the origin was not allowed); no route with Cors takes it: the 405 it was.
+    for (const [origin, method, headers, status] of [
+      ['https://app.example', 'PUT', undefined, 405], // PUT /api/items has no Cors
+      ['https://app.example', 'PATCH', undefined, 405], // no PATCH route
+      ['https://app.example', 'post', undefined, 405], // methods are case-sensitive
+      ['https://app.example', 'POST', 'x-admin', 204], // a header not allowed
+      ['https://app.example', 'POST', 'a,'.repeat(2000), 204], // too long a list
+      ['https://trusted.example.evil.com', 'POST', undefined, 204],
+      ['null', 'POST', undefined, 204],
     ] as const) {
       const extra: Record<string, string> =
         headers === undefined ? {} : { 'access-control-request-headers': headers };
       const answer = await preflight(origin, method, extra);
-      expect(answer.status, `${origin} ${method} ${headers}`).toBe(405);
+      expect(answer.status, `${origin} ${method} ${headers}`).toBe(status);
+      if (status === 204) expect([answer.body, answer.headers['vary']]).toEqual(['', 'Origin']);
       expect(
         Object.keys(answer.headers).filter((h) => h.startsWith('access-control-')),
         `${origin} ${method} ${headers}`,
