@@ -54,7 +54,7 @@ export function setCookie(
   value: string,
   options: CookieOptions = {},
 ): void {
-  const { signed, ...attributes } = options;
+  const { signed, ...attributes } = checked(name, options);
   const text = signed ? `${value}.${signature(signedData(name, value))}` : value;
   response.cookies.push(stringifySetCookie(name, text, attributes));
   response.written = true;
@@ -78,6 +78,35 @@ export function unsign(name: string, text: string | undefined): string | undefin
 }
 
 // --- internal ---
+
+/**
+ * `options`, with the `Path=/` a `__Host-` cookie must carry when none is given; throws for a
+ * cookie browsers would drop without a word (`SameSite=None`, `Partitioned`, a `__Secure-` or
+ * `__Host-` name without `Secure`; a `__Host-` cookie with a `Domain` or another path) and for a
+ * `maxAge` that is no whole number of seconds.
+ */
+function checked(name: string, options: CookieOptions): CookieOptions {
+  const problem = (what: string) =>
+    new TypeError(`course: cookie ${JSON.stringify(name)}: ${what} (browsers drop it otherwise)`);
+  const { secure, sameSite, partitioned, maxAge, path, domain } = options;
+  // Browsers read the prefixes in any case.
+  const host = /^__host-/i.test(name);
+  if (maxAge !== undefined && !Number.isSafeInteger(maxAge))
+    throw new TypeError(
+      `course: cookie ${JSON.stringify(name)}: maxAge is a whole number of seconds, not ${String(maxAge)}`,
+    );
+  if (secure) {
+    if (!host) return options;
+    if (domain !== undefined) throw problem('a __Host- cookie may not have a domain');
+    if (path !== undefined && path !== '/') throw problem("a __Host- cookie's path is '/'");
+    return path === undefined ? { ...options, path: '/' } : options;
+  }
+  if (sameSite === 'none') throw problem("sameSite: 'none' needs secure: true");
+  if (partitioned) throw problem('partitioned needs secure: true');
+  if (host || /^__secure-/i.test(name))
+    throw problem(`a ${name.slice(0, name.indexOf('-') + 1)} cookie needs secure: true`);
+  return options;
+}
 
 /** The name is signed with the value: a signed value cannot be moved into another cookie. */
 function signedData(name: string, value: string): string {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Course, type CourseApp, type RouteTable } from 'course-router';
+import { Course, CourseResponse, type CourseApp, type RouteTable } from 'course-router';
 import { rawExchange } from '../_child.js';
 import { buildApp, importTable, removeApp, serve, writeApp, type Served } from '../_utils.js';
 
@@ -83,6 +83,38 @@ describe('response().cookie() and clearCookie()', () => {
       expect(answer.cookies, name).toEqual([]);
     }
     expect((await served.app.request('/bad-name?v=a%3Bb')).status).toBe(500);
+  });
+});
+
+describe('a cookie browsers would drop without a word', () => {
+  it('is an error naming what it needs; a __Host- cookie gets the Path=/ it must carry', () => {
+    const set =
+      (...args: Parameters<CourseResponse['cookie']>) =>
+      () =>
+        new CourseResponse().cookie(...args);
+    const drop = '(browsers drop it otherwise)';
+    expect(set('a', 'b', { sameSite: 'none' })).toThrow(
+      `course: cookie "a": sameSite: 'none' needs secure: true ${drop}`,
+    );
+    expect(set('a', 'b', { partitioned: true })).toThrow(`partitioned needs secure: true ${drop}`);
+    expect(set('__Host-a', 'b')).toThrow(`a __Host- cookie needs secure: true ${drop}`);
+    expect(set('__secure-a', 'b')).toThrow(`a __secure- cookie needs secure: true ${drop}`);
+    expect(set('__Host-a', 'b', { secure: true, path: '/x' })).toThrow(
+      `a __Host- cookie's path is '/' ${drop}`,
+    );
+    expect(set('__Host-a', 'b', { secure: true, domain: 'example.com' })).toThrow(
+      `a __Host- cookie may not have a domain ${drop}`,
+    );
+    expect(set('a', 'b', { maxAge: 1.5 })).toThrow(
+      'course: cookie "a": maxAge is a whole number of seconds, not 1.5',
+    );
+    expect(new CourseResponse().cookie('__Host-a', 'b', { secure: true }).cookies).toEqual([
+      '__Host-a=b; Path=/; Secure',
+    ]);
+    expect(
+      new CourseResponse().cookie('a', 'b', { secure: true, sameSite: 'none', partitioned: true })
+        .cookies,
+    ).toEqual(['a=b; Secure; Partitioned; SameSite=None']);
   });
 });
 
