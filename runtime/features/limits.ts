@@ -68,5 +68,16 @@ function scoped(request: CourseRequest, options: StartOptions, kind: string, key
   const client = options.identify
     ? options.identify(request)
     : addressOf(request, options.trustProxy);
+  if (client === '' && !warnedNoClient) {
+    warnedNoClient = true;
+    console.warn(
+      'course: requestLimit/requestRepeat found no client address, so every such request shares one limit: ' +
+        "pass the runtime's address to app.fetch(request, { remoteAddress }) (Bun: server.requestIP(request)?.address, " +
+        'Deno: info.remoteAddr.hostname), or say who the client is with the identify option',
+    );
+  }
   return `${kind}:${client}:${key}`;
 }
+
+// Said once per process: a server with no client addresses would say it on every request.
+let warnedNoClient = false;

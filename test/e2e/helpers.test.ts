@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { clientAddress } from 'course-router';
 import { send, servedApp } from '../_utils.js';
 
@@ -233,7 +233,18 @@ describe('redirects', () => {
   });
 });
 
+// Installed before any request of this file: the warning below is said once per process.
+const warn = vi.spyOn(console, 'warn');
+
 describe('requestLimit and requestRepeat', () => {
+  it('says once that a client with no address shares one limit with every other', async () => {
+    // Through Fetch with no `remoteAddress` and no X-Forwarded-For: no address at all.
+    for (let i = 0; i < 3; i++) await app.served.app.request('/limit');
+    const said = warn.mock.calls.filter(([text]) => String(text).includes('no client address'));
+    expect(said).toHaveLength(1);
+    expect(said[0]![0]).toContain('app.fetch(request, { remoteAddress })');
+  });
+
   it("clientAddress() is the request's client, as the app trusts its proxies unless told", async () => {
     const answer = await send(app.served, 'GET', '/ip', {
       headers: { 'x-forwarded-for': '203.0.113.9, 198.51.100.1' },
