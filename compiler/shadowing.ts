@@ -38,14 +38,24 @@ export function validateShadowing(
       'E_DUPLICATE_ROUTE',
       `${describe(route)} ${shared.full ? 'can never be reached' : 'gets only the verbs earlier routes leave'}: ${how}, ${takers(shared.takers, route, root)}`,
       route.source,
-      shared.full
+      (shared.full
         ? 'register the more specific route first'
-        : 'register it first if it should answer those verbs too; otherwise leave them out of its verbs',
+        : 'register it first if it should answer those verbs too; otherwise leave them out of its verbs') +
+        fileOrder(route, shared.takers),
     );
   }
 }
 
 // --- internal ---
+
+/**
+ * How files are read, when an earlier route comes from another file than `route`: a catch-all
+ * in `routes.ts` is read before every file of `routers/`.
+ */
+function fileOrder(route: RouteRecord, takers: readonly Taker[]): string {
+  if (takers.every((t) => t.route.source.file === route.source.file)) return '';
+  return ' (routes.ts is read first, then the files of routers/ in name order: a catch-all goes in the routers/ file read last)';
+}
 
 const SAME = 'registered first with the same pattern and domain';
 const COVERING = 'registered first and matching every request it matches';

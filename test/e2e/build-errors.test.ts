@@ -509,7 +509,20 @@ describe('build warnings', () => {
     expect(stderr).toContain(
       'routes.ts:3:8: warning E_DUPLICATE_ROUTE: GET /u/me can never be reached: registered first and matching every request it matches, GET /u/{id} at routes.ts:2:8 takes GET',
     );
-    expect(stderr).toContain('hint: register the more specific route first');
+    expect(stderr).toContain('hint: register the more specific route first\n');
+  });
+
+  it("a catch-all in routes.ts that takes a routers/ file's routes: the hint says how files are read", async () => {
+    const { stderr } = await warnings(
+      `Course.get('/{path?}', 'Shop@show').where('path', '.*');\n`,
+      {
+        'routers/api.ts': `import { Course } from 'course-router';\nCourse.get('/api/shops', 'Shop@show');\n`,
+      },
+    );
+    expect(stderr).toContain('GET /api/shops can never be reached');
+    expect(stderr).toContain(
+      'hint: register the more specific route first (routes.ts is read first, then the files of routers/ in name order: a catch-all goes in the routers/ file read last)',
+    );
   });
 
   it('names the first of several earlier routes that take a static path, whatever their prefixes', async () => {
