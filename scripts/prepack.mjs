@@ -1,3 +1,4 @@
+/* global console, process */
 // The `prepack` of each package: refuses to pack one whose `dist/` was not built (a tarball of
 // its manifest alone installs, then fails at its first import), and copies the repository's
 // LICENSE in. Run in the package's folder.

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+/* global console, process */
 // The `course` command; its code is built to dist/ (`npm run build`). A package it needs that is
 // missing, or was installed without its built files, is one line, not a stack.
 import('../dist/index.js').catch((error) => {
