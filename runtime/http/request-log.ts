@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { StartOptions } from './context.js';
 import { escapeLog } from './log.js';
+import { NULL_BODY_STATUS } from './adapters/_common.js';
 import type { CourseRequest } from './request.js';
 
 /** A logger `requestLog` writes to: pino's, or any object with these two methods. */
@@ -22,7 +23,7 @@ export interface RequestLogEntry {
   status: number;
   /** Milliseconds from the request's head to the response's end (Fetch: to the `Response`). */
   ms: number;
-  /** Body bytes, when `Content-Length` says them; `null` for a stream of unknown length. */
+  /** Body bytes, when `Content-Length` says them (0 for a 204 or 304); `null` for a stream of unknown length. */
   bytes: number | null;
   /** The client left before the response ended (node:http only). */
   aborted?: true;
@@ -107,7 +108,8 @@ function entryOf(
     route: route === undefined ? null : escapeLog(route.name ?? route.url),
     status,
     ms: Math.round((performance.now() - started) * 1000) / 1000,
-    bytes,
+    // A 204 or 304 has no body whatever its headers say.
+    bytes: NULL_BODY_STATUS.has(status) ? 0 : bytes,
   };
 }
 

@@ -6,10 +6,11 @@ import { rawExchange } from '../_child.js';
 import { buildApp, importTable, removeApp, serve, writeApp, type Served } from '../_utils.js';
 
 const ROUTES = `
-import { Course } from 'course-router';
+import { Course, response } from 'course-router';
 Course.get('/users/{id}', (id: string) => 'user ' + id).name('users.show');
 Course.get('/stream', () => new Response(new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('abc')); c.close(); } })));
 Course.get('/fail', () => { throw new Error('boom'); });
+Course.get('/empty', () => response().httpCode(204));
 Course.get('/broken', () => new Response(new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('part')); setTimeout(() => c.error(new RangeError('disk gone\\nforged')), 20); } }), { headers: { 'content-type': 'text/plain' } }));
 Course.get('/endless', () => new Response(new ReadableStream({ pull(c) { return new Promise((r) => setTimeout(() => { try { c.enqueue(new TextEncoder().encode('tick\\n')); } catch { /* cancelled: the client left */ } r(); }, 10)); } })));
 `;
@@ -80,6 +81,11 @@ describe('requestLog with a logger (pino, or any { info, error })', () => {
     // The runtime's server writes `Content-Length`; the log says the body's length all the same.
     await served.app.request('/users/7');
     expect((await lastEntry(4)).entry).toMatchObject({ route: 'users.show', bytes: 6 });
+    // A 204 has no body: 0 bytes, on both adapters.
+    await served.app.request('/empty');
+    expect((await lastEntry(5)).entry).toMatchObject({ status: 204, bytes: 0 });
+    await raw('/empty');
+    expect((await lastEntry(6)).entry).toMatchObject({ status: 204, bytes: 0 });
   });
 
   it('an id that is not plain (C1 controls, spaces, long) is replaced', async () => {
