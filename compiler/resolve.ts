@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { Node, type CallExpression, type Expression } from './_ts-morph.js';
 import { callbackParts } from 'course-router/internal';
 import type { Recording, SourceLocation } from 'course-router/internal';
@@ -12,7 +11,7 @@ import {
   type HandlerDeclaration,
 } from './handler-params.js';
 import type { ResolvedConfig } from './config.js';
-import type { Diagnostics } from './errors.js';
+import { formatLocation, type Diagnostics } from './errors.js';
 import type { SitedReference } from './groups.js';
 import { LeftOutRoutes } from './left-out.js';
 import type { HandlerGroupDraft, RouteDraft } from './normalize.js';
@@ -324,7 +323,8 @@ function hoist(
   app.closures.push({ id, text: argument.getText(), source: locationOf(argument) });
   return {
     ref: { kind: 'closure', closure: id },
-    label: `closure ${path.basename(loc.file)}:${loc.line}`,
+    // Its file as the route's source names it: `routers/web.ts`, not `web.ts`.
+    label: `closure ${formatLocation(loc, app.root).replace(/:\d+$/, '')}`,
     declaration: isFunctionLike(argument) ? argument : undefined,
   };
 }

@@ -56,8 +56,8 @@ const $routes = new RouteList(
   closures,
   $classes,
   String.raw`
-[0,"GET","/","closure routes.ts:10","fixtures/app/routes.ts:10:10","home",{"exceptionHandlers":["Handlers\\PageHandler"]}]
-[1,"GET","/hello/{name?}","closure routes.ts:11","fixtures/app/routes.ts:11:10","hello",{"exceptionHandlers":["Handlers\\PageHandler"]}]
+[0,"GET","/","closure fixtures/app/routes.ts:10","fixtures/app/routes.ts:10:10","home",{"exceptionHandlers":["Handlers\\PageHandler"]}]
+[1,"GET","/hello/{name?}","closure fixtures/app/routes.ts:11","fixtures/app/routes.ts:11:10","hello",{"exceptionHandlers":["Handlers\\PageHandler"]}]
 [2,"GET","/user/{id}","UserController@show","fixtures/app/routes.ts:13:10","user.show",{"exceptionHandlers":["Handlers\\PageHandler"]}]
 [3,"GET","/user/{id}/posts/{slug?}","UserController@posts","fixtures/app/routes.ts:14:10","user.posts",{"exceptionHandlers":["Handlers\\PageHandler"]}]
 [4,"GET|POST","/contact","HomeController@contact","fixtures/app/routes.ts:18:10","contact",{"exceptionHandlers":["Handlers\\PageHandler"]}]
@@ -71,9 +71,9 @@ const $routes = new RouteList(
 [12,"GET","/animals","AnimalController@getIndex","fixtures/app/routes.ts:20:10","animals.index",{"exceptionHandlers":["Handlers\\PageHandler"]}]
 [13,"GET","/animals/view/{id?}","AnimalController@getView","fixtures/app/routes.ts:20:10","animals.view",{"exceptionHandlers":["Handlers\\PageHandler"]}]
 [14,"POST","/animals/save","AnimalController@postSave","fixtures/app/routes.ts:20:10","animals.save",{"exceptionHandlers":["Handlers\\PageHandler"]}]
-[15,"GET","/dashboard","closure routes.ts:23","fixtures/app/routes.ts:23:12","account.dashboard",{"domain":"{account}.localhost","exceptionHandlers":["Handlers\\PageHandler"]}]
-[16,"GET","/status","closure routes.ts:28","fixtures/app/routes.ts:28:10",null,{"exceptionHandlers":["Handlers\\PageHandler"]}]
-[17,"GET","/limited","closure routes.ts:31","fixtures/app/routes.ts:31:10","limited",{"exceptionHandlers":["Handlers\\PageHandler"]}]
+[15,"GET","/dashboard","closure fixtures/app/routes.ts:23","fixtures/app/routes.ts:23:12","account.dashboard",{"domain":"{account}.localhost","exceptionHandlers":["Handlers\\PageHandler"]}]
+[16,"GET","/status","closure fixtures/app/routes.ts:28","fixtures/app/routes.ts:28:10",null,{"exceptionHandlers":["Handlers\\PageHandler"]}]
+[17,"GET","/limited","closure fixtures/app/routes.ts:31","fixtures/app/routes.ts:31:10","limited",{"exceptionHandlers":["Handlers\\PageHandler"]}]
 [18,"GET","/admin","HomeController@dashboard","fixtures/app/routers/admin.ts:4:10","admin.dashboard",{"middleware":["Middleware\\Auth:admin"]}]
 [19,"GET","/admin/users/{id}","UserController@show","fixtures/app/routers/admin.ts:5:10","admin.users.show",{"middleware":["Middleware\\Auth:admin"]}]
 [20,"GET","/api/photos/{id}","PhotoController@show","fixtures/app/routers/api.ts:5:10","api.photo",{"exceptionHandlers":["Handlers\\ApiHandler"]}]

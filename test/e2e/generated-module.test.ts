@@ -68,7 +68,7 @@ describe('the generated module', () => {
       `[2,"GET","/admin/user/{id}","UserController#2@show","routes.ts:${admin}:10","admin.user",{"middleware":["Middleware\\\\Tag:admin"]}]`,
     );
     expect(rows[5]).toBe(
-      `[5,"GET","/api/{thing}","closure api.ts:${api}","routers/api.ts:${api}:8","api.thing"]`,
+      `[5,"GET","/api/{thing}","closure routers/api.ts:${api}","routers/api.ts:${api}:8","api.thing"]`,
     );
     expect(rows).toHaveLength(6);
     expect(main()).toContain("  UserController,\n  'UserController#2': UserController$2,");
