@@ -10,6 +10,8 @@ type Files = readonly (readonly [file: string, template: string])[];
 const FILES: Files = [
   ['package.json', 'package.json.tpl'],
   ['tsconfig.json', 'tsconfig.json.tpl'],
+  // What `npm run build` compiles: the app without its tests, which `tsc --noEmit` checks.
+  ['tsconfig.build.json', 'tsconfig.build.json.tpl'],
   ['.gitignore', 'gitignore.tpl'],
   ['routes.ts', 'routes.ts.tpl'],
   ['app/Components/Controller/HomeController.ts', 'HomeController.ts.tpl'],
@@ -44,6 +46,13 @@ export const RUNTIMES: Record<string, Files> = {
   ],
 };
 
+/** Node's files a runtime has no use for: Bun, Deno and Workers compile nothing to `dist/`. */
+const LEFT_OUT: Record<string, readonly string[]> = {
+  bun: ['tsconfig.build.json'],
+  deno: ['tsconfig.build.json'],
+  workers: ['tsconfig.build.json', 'server.ts'],
+};
+
 /**
  * `course init [dir] [--packages DIR]`: writes a new app (an ES module package with `dev`,
  * `build`, `start` and `check` scripts, a strict tsconfig, a route file, a controller using the
@@ -67,7 +76,7 @@ export function runInit(
   const files = [
     ...FILES.filter(([file]) => !own.some(([replaced]) => replaced === file)),
     ...own,
-  ].filter(([file]) => runtime !== 'workers' || file !== 'server.ts');
+  ].filter(([file]) => !LEFT_OUT[runtime]?.includes(file));
   const taken = files.map(([file]) => file).filter((file) => existsSync(path.join(root, file)));
   if (taken.length > 0) {
     throw new CliError(

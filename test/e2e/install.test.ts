@@ -74,7 +74,15 @@ describe('the packages, installed as a user installs them', () => {
       const readme = readFileSync(path.join(app, 'node_modules', name, 'README.md'), 'utf8');
       expect(readme).toMatch(new RegExp(`^# ${name}\n`));
     }
+    // A test of the app is type-checked with it, and not compiled into `dist/`.
+    writeFile(
+      app,
+      'test/home.test.ts',
+      `import { url } from '../generated/routes.gen.js';\nexport const home: string = url('home');\n`,
+    );
     await npm(app, ['run', 'build']);
+    expect(existsSync(path.join(app, 'dist/server.js'))).toBe(true);
+    expect(existsSync(path.join(app, 'dist/test'))).toBe(false);
     await npm(app, ['run', 'check']);
     const base = await start(app, ['dist/server.js']);
     expect(await text(`${base}/`)).toBe('<a href="/hello/world">Say hello</a>');
@@ -86,8 +94,15 @@ describe('the packages, installed as a user installs them', () => {
       controller,
       readFileSync(controller, 'utf8').replace("url('hello', { name })", "url('hello', {})"),
     );
+    writeFile(
+      app,
+      'test/home.test.ts',
+      `import { url } from '../generated/routes.gen.js';\nurl('nope');\n`,
+    );
     const failed = await npm(app, ['run', 'check']).catch((error: { stdout: string }) => error);
     expect(String((failed as { stdout: string }).stdout)).toMatch(/HomeController\.ts.*error TS/);
+    // ... in a test too: `check` type-checks what `build` leaves out.
+    expect(String((failed as { stdout: string }).stdout)).toMatch(/home\.test\.ts.*error TS/);
   }, 600_000);
 
   it('the build tools name the install a database command needs, in one line', async () => {

@@ -5,7 +5,7 @@
   "type": "module",
   "scripts": {
     "dev": "course watch --serve server.ts",
-    "build": "course build && tsc",
+    "build": "course build && tsc -p tsconfig.build.json",
     "start": "node dist/server.js",
     "check": "course build --check && tsc --noEmit"
   },
