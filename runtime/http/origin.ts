@@ -35,8 +35,8 @@ const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'http:': '80', 'https:
 
 /**
  * `Origin` names `scheme` and `host` (its default port made explicit or not), written as a
- * browser writes an origin: no path, userinfo or trailing dot, which the URL parser would tidy
- * away (`http://evil@localhost/x` is no origin of `localhost`).
+ * browser writes an origin: lower-case, no path or userinfo, an IPv4 address in dotted decimal,
+ * which the URL parser would tidy away (`http://evil@localhost/x` is no origin of `localhost`).
  */
 function sameOrigin(origin: string, scheme: string, host: string | undefined): boolean {
   if (host === undefined) return false;
@@ -44,8 +44,7 @@ function sameOrigin(origin: string, scheme: string, host: string | undefined): b
     // An opaque origin (`null`) does not parse: refused.
     const from = new URL(origin);
     if (from.protocol !== scheme) return false;
-    const written = origin.toLowerCase();
-    if (written !== from.origin && written !== `${from.origin}:${DEFAULT_PORTS[scheme]}`)
+    if (origin !== from.origin && origin !== `${from.origin}:${DEFAULT_PORTS[scheme]}`)
       return false;
     return new URL(`${scheme}//${host}`).host === from.host;
   } catch {

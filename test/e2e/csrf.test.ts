@@ -216,6 +216,8 @@ describe('attacks are refused (403)', () => {
       'http://evil@localhost',
       'http://localhost.',
       'http://127.0.0.1.',
+      'HTTP://localhost',
+      'http://LOCALHOST',
     ]) {
       const answer = await both(served, 'POST', '/items', {
         cookie,
