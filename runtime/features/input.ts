@@ -191,34 +191,96 @@ const JSON_SUFFIX = /^application\/[!#$%&'*.^_`|~0-9a-z-]+\+json$/;
 // One parameter of a media type (RFC 9110 §5.6.6): `; name=value`, the value a token or a quoted
 // string, which may hold `;` and `=`. Read in turn from the first `;`, linearly.
 const PARAMETER =
-  /[\t ]*;[\t ]*(?:([!#$%&'*+.^_`|~0-9a-z-]+)=("(?:[^"\\]|\\.)*"|[!#$%&'*+.^_`|~0-9a-z-]*)[\t ]*)?/y;
+  /[\t ]*;[\t ]*(?:([!#$%&'*+.^_`|~0-9a-z-]+)=("(?:[^"\\]|\\.)*"|[!#$%&'*+.^_`|~0-9a-z-]*)[\t ]*)?/iy;
+
+/** The parameters of a media type: see `parameters`. */
+interface Parameters {
+  /** By lower-case name; quoted values unquoted, a charset's lower-case. */
+  values: Map<string, string>;
+  /** Parameters that cannot be read (`; foo`, an unclosed quote): `values` has those before. */
+  unreadable: boolean;
+  /** A name given twice with two values (busboy and others keep the first, a proxy may not). */
+  twice: string | undefined;
+}
+
+function parameters(type: string): Parameters {
+  const read: Parameters = { values: new Map(), unreadable: false, twice: undefined };
+  let at = type.indexOf(';');
+  if (at === -1) return read;
+  while (at < type.length) {
+    PARAMETER.lastIndex = at;
+    const match = PARAMETER.exec(type);
+    if (match === null) return { ...read, unreadable: true };
+    at = PARAMETER.lastIndex;
+    if (match[1] === undefined) continue;
+    const name = match[1].toLowerCase();
+    const quoted = match[2]!.startsWith('"');
+    const text = quoted ? match[2]!.slice(1, -1).replace(/\\(.)/g, '$1') : match[2]!;
+    const value = name === 'charset' ? text.toLowerCase() : text;
+    const before = read.values.get(name);
+    if (before !== undefined && before !== value) read.twice ??= name;
+    read.values.set(name, before ?? value);
+  }
+  return read;
+}
+
+/** `read`'s values; a `status` error when they cannot be read or a name has two values. */
+function readable(read: Parameters, status: number): Map<string, string> {
+  if (read.unreadable) throw new HttpException(status, 'Unreadable Content-Type parameters');
+  if (read.twice !== undefined)
+    throw new HttpException(status, `Two ${read.twice} parameters in Content-Type`);
+  return read.values;
+}
 
 /**
  * Refuses a form or JSON body that says it is in another charset than UTF-8 (415): it is read as
  * UTF-8, and a value read in the wrong charset would be another value. Parameters that cannot be
- * read, or two charsets, are a 415 too: a proxy could read another charset in them. `type` is
- * lower-case.
+ * read, or two charsets, are a 415 too: a proxy could read another charset in them.
  */
 function checkCharset(type: string): void {
-  let at = type.indexOf(';');
-  if (at === -1) return;
-  let charset: string | undefined;
-  while (at < type.length) {
-    PARAMETER.lastIndex = at;
-    const found = PARAMETER.exec(type);
-    if (found === null) throw new HttpException(415, 'Unreadable Content-Type parameters');
-    at = PARAMETER.lastIndex;
-    if (found[1] !== 'charset') continue;
-    const value = found[2]!.startsWith('"')
-      ? found[2]!.slice(1, -1).replace(/\\(.)/g, '$1')
-      : found[2]!;
-    if (charset !== undefined && charset !== value)
-      throw new HttpException(415, 'Two charsets in Content-Type');
-    charset = value;
-  }
+  if (type.indexOf(';') === -1) return;
+  const charset = readable(parameters(type), 415).get('charset');
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')
     throw new HttpException(415, `Unsupported charset: ${charset.slice(0, 40)}`);
 }
+
+/**
+ * Refuses (400) a multipart body that busboy would read one way and a proxy another: two
+ * `boundary` parameters, or a part with two `Content-Type` lines or with parameters that cannot
+ * be read or name two charsets (busboy keeps the first of each). A boundary that is no token
+ * (`a:b`, which some clients send unquoted) is busboy's to read. Parts are found as busboy finds
+ * them: the first delimiter at the start or after a line break, the others after one.
+ */
+function checkMultipart(type: string, bytes: Buffer): void {
+  const outer = parameters(type);
+  if (outer.twice === 'boundary')
+    throw new HttpException(400, 'Two boundary parameters in Content-Type');
+  const boundary = outer.values.get('boundary');
+  if (!boundary) return;
+  const delimiter = Buffer.from(`\r\n--${boundary}`, 'latin1');
+  let at = bytes.subarray(0, delimiter.length - 2).equals(delimiter.subarray(2))
+    ? -2
+    : bytes.indexOf(delimiter);
+  while (at !== -1) {
+    const start = at + delimiter.length;
+    // `--` after the delimiter closes the body.
+    if (bytes[start] === 45 && bytes[start + 1] === 45) return;
+    const end = bytes.indexOf(HEAD_END, start);
+    if (end === -1) return;
+    let types = 0;
+    for (const line of bytes.toString('latin1', start, end).split('\r\n')) {
+      const colon = line.indexOf(':');
+      if (colon === -1 || line.slice(0, colon).trim().toLowerCase() !== 'content-type') continue;
+      if (++types > 1) throw new HttpException(400, 'Two Content-Type lines in a multipart part');
+      // An empty charset names none: busboy would read the part as UTF-8.
+      if (readable(parameters(line.slice(colon + 1)), 400).get('charset') === '')
+        throw new HttpException(400, 'Multipart field in an unknown charset');
+    }
+    at = bytes.indexOf(delimiter, end);
+  }
+}
+
+const HEAD_END = Buffer.from('\r\n\r\n');
 
 /** The request's parsed body: `post` fields and no files. */
 function fields(request: CourseRequest, post: Record<string, unknown>): ParsedBody {
@@ -293,6 +355,7 @@ async function parseMultipart(
 ): Promise<ParsedBody> {
   request.bodyLimit = limit;
   const bytes = Buffer.from(await request.body());
+  checkMultipart(type, bytes);
   const fields: string[] = [];
   const files = Object.create(null) as ParsedBody['files'];
   await new Promise<void>((resolve, reject) => {

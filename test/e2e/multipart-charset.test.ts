@@ -77,3 +77,46 @@ describe('a multipart field with a charset', () => {
     },
   );
 });
+
+describe('a multipart body read one way by busboy and another by a proxy', () => {
+  it.each([
+    // busboy keeps the first charset or Content-Type; a proxy may read the last.
+    ['utf-8; charset=x-foo', 'Two charset parameters in Content-Type'],
+    ['x-foo; charset=utf-8', 'Two charset parameters in Content-Type'],
+    ['utf-8; foo', 'Unreadable Content-Type parameters'],
+    ['"utf-8', 'Unreadable Content-Type parameters'],
+    ['utf-8, x-foo', 'Unreadable Content-Type parameters'],
+    ['', 'Multipart field in an unknown charset'],
+  ])('a part whose charset is %j is a 400', async (charset, message) => {
+    const answer = await post(body(charset, Buffer.from('hello')));
+    expect(answer).toEqual({ http: [400, message], fetch: [400, message] });
+  });
+
+  it('a part with two Content-Type lines is a 400; the same charset twice is read', async () => {
+    const twice = Buffer.from(
+      '--B\r\nContent-Disposition: form-data; name="a"\r\nContent-Type: text/plain; charset=utf-8\r\n' +
+        'Content-Type: text/plain; charset=latin1\r\n\r\nhello\r\n--B--\r\n',
+    );
+    const message = 'Two Content-Type lines in a multipart part';
+    expect(await post(twice)).toEqual({ http: [400, message], fetch: [400, message] });
+    const same = await post(body('utf-8; CHARSET="UTF-8"', Buffer.from('héllo')));
+    expect(same).toEqual({ http: [200, json('héllo')], fetch: [200, json('héllo')] });
+    // A part's content that looks like headers is content.
+    const content = Buffer.from(
+      '--B\r\nContent-Disposition: form-data; name="a"\r\n\r\n' +
+        'x\r\nContent-Type: a; charset=b; charset=c\r\n\r\ny\r\n--B--\r\n',
+    );
+    const text = 'x\r\nContent-Type: a; charset=b; charset=c\r\n\r\ny';
+    expect(await post(content)).toEqual({ http: [200, json(text)], fetch: [200, json(text)] });
+  });
+
+  it('two boundary parameters are a 400', async () => {
+    const bytes = body('utf-8', Buffer.from('hello'));
+    const head =
+      `POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; boundary=B; boundary=C\r\n` +
+      `Content-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`;
+    const raw = await rawExchange(served.child.port, [Buffer.concat([Buffer.from(head), bytes])]);
+    expect(raw.status).toBe(400);
+    expect(raw.text).toContain('Two boundary parameters in Content-Type');
+  });
+});
