@@ -248,7 +248,10 @@ describe('a form or JSON body in another charset than UTF-8', () => {
     // Parameters read as RFC 9110 writes them: a quoted `;` is no parameter's end.
     for (const [type, message] of [
       ['application/json; x=";charset=utf-8;"; charset=latin1', 'Unsupported charset: latin1'],
-      ['application/json; charset=utf-8; charset=iso-8859-1', 'Two charset parameters in Content-Type'],
+      [
+        'application/json; charset=utf-8; charset=iso-8859-1',
+        'Two charset parameters in Content-Type',
+      ],
       ['application/json; charset=utf-8, text/plain', 'Unreadable Content-Type parameters'],
     ]) {
       const sent = body(type!, '{"a":1}');
