@@ -101,7 +101,9 @@ function checked(name: string, options: CookieOptions): CookieOptions {
     if (path !== undefined && path !== '/') throw problem("a __Host- cookie's path is '/'");
     return path === undefined ? { ...options, path: '/' } : options;
   }
-  if (sameSite === 'none') throw problem("sameSite: 'none' needs secure: true");
+  // The `cookie` package takes it in any case.
+  if (String(sameSite).toLowerCase() === 'none')
+    throw problem("sameSite: 'none' needs secure: true");
   if (partitioned) throw problem('partitioned needs secure: true');
   if (host || /^__secure-/i.test(name))
     throw problem(`a ${name.slice(0, name.indexOf('-') + 1)} cookie needs secure: true`);

@@ -44,7 +44,8 @@ export class Cors {
     if (isPreflight(request)) {
       const { table } = requireContext('Cors');
       const methods = table.allowed(request.path, table.usesHost ? request.getHost() : '');
-      return this.preflight(request, response, methods) ?? undefined;
+      // Allowed or not, a preflight is this middleware's to answer: the route never runs for it.
+      return this.preflight(request, response, methods) ?? this.refused(response);
     }
     this.actual(request, response);
     return undefined;
@@ -71,11 +72,15 @@ export class Cors {
     const method = request.getHeader('access-control-request-method')!;
     const asked = headerList(request.getHeader('access-control-request-headers'));
     const allowed = this.allowedHeaders.map((h) => h.toLowerCase());
-    if (origin === undefined || !methods.includes(method) || asked === undefined) return undefined;
+    // An `any()` route's `*` takes every verb: the one asked for is named.
+    const every = methods.includes('*');
+    if (origin === undefined || asked === undefined || !(every || methods.includes(method)))
+      return undefined;
     if (asked.some((name) => !allowed.includes(name))) return undefined;
     const headers = response.headers;
     this.allowOrigin(response, origin);
-    headers['access-control-allow-methods'] = methods.join(', ');
+    const named = every ? [...new Set([...methods.filter((m) => m !== '*'), method])] : methods;
+    headers['access-control-allow-methods'] = named.join(', ');
     if (asked.length > 0) headers['access-control-allow-headers'] = asked.join(', ');
     if (this.maxAge !== undefined) headers['access-control-max-age'] = String(this.maxAge);
     response.status = 204;

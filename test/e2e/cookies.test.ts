@@ -96,6 +96,9 @@ describe('a cookie browsers would drop without a word', () => {
     expect(set('a', 'b', { sameSite: 'none' })).toThrow(
       `course: cookie "a": sameSite: 'none' needs secure: true ${drop}`,
     );
+    expect(set('a', 'b', { sameSite: 'None' as 'none' })).toThrow(
+      `sameSite: 'none' needs secure: true ${drop}`,
+    );
     expect(set('a', 'b', { partitioned: true })).toThrow(`partitioned needs secure: true ${drop}`);
     expect(set('__Host-a', 'b')).toThrow(`a __Host- cookie needs secure: true ${drop}`);
     expect(set('__secure-a', 'b')).toThrow(`a __secure- cookie needs secure: true ${drop}`);

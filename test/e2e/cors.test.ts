@@ -16,6 +16,7 @@ Course.group({ prefix: '/api', middleware: 'Middleware\\\\ApiCors' }, () => {
   Course.delete('/items/{id}', (id: string) => 'deleted ' + id);
   Course.get('/token', () => csrfToken());
   Course.match(['get', 'options'], '/own', () => 'own options');
+  Course.any('/anything', () => 'ran');
   Course.get('/secret', () => 'secret').addMiddleware('Middleware\\\\Auth');
   Course.get('/crash', () => { throw new Error('boom'); });
   Course.get('/gone', () => { throw new HttpException(410, 'gone'); });
@@ -279,6 +280,31 @@ describe('preflight', () => {
     });
     expect(own.status).toBe(204);
     expect(own.headers['access-control-allow-methods']).toMatch(/GET/);
+    // A refused preflight is the middleware's 204 too: the route never runs for it.
+    for (const [target, origin, extra] of [
+      ['/api/own', 'https://evil.example', {}],
+      ['/api/own', 'https://app.example', { 'access-control-request-headers': 'x-evil' }],
+      ['/api/anything', 'https://evil.example', {}],
+    ] as const) {
+      const refused = await both('OPTIONS', target, {
+        origin,
+        'access-control-request-method': 'GET',
+        ...extra,
+      });
+      expect([refused.status, refused.body, refused.headers], `${target} ${origin}`).toEqual([
+        204,
+        '',
+        { vary: 'Origin' },
+      ]);
+    }
+    // An `any()` route takes every verb: the one asked for is named, not `*`.
+    const any = await both('OPTIONS', '/api/anything', {
+      origin: 'https://app.example',
+      'access-control-request-method': 'PATCH',
+    });
+    expect(any.status).toBe(204);
+    expect(any.headers['access-control-allow-methods']).not.toMatch(/\*/);
+    expect(any.headers['access-control-allow-methods']).toMatch(/PATCH/);
   });
 });
 
