@@ -50,6 +50,9 @@ export function pathStart(target: string): number {
 /** The host domain routes and `url()` compare: lower-case, without port or trailing dot. */
 export function hostName(host: string): string {
   const name = host.replace(PORT, '').toLowerCase();
+  // An IPv6 address as the URL parser writes it (`[0:0::1]` is `[::1]`), as Bun's server and
+  // every Fetch runtime's URL give it.
+  if (name.charCodeAt(0) === 91 /* [ */) return ipv6Name(name);
   return name.charCodeAt(name.length - 1) === 46 /* '.' */ ? name.slice(0, -1) : name;
 }
 
@@ -70,6 +73,20 @@ export function allowedHost(name: string, allowed: readonly string[]): boolean {
 }
 
 // --- internal ---
+
+let lastIpv6: [string, string] | undefined;
+
+function ipv6Name(literal: string): string {
+  if (lastIpv6?.[0] === literal) return lastIpv6[1];
+  let name = literal;
+  try {
+    name = new URL(`http://${literal}/`).hostname;
+  } catch {
+    // Not an address: `badHost` refuses it.
+  }
+  lastIpv6 = [literal, name];
+  return name;
+}
 
 // Each `allowedHosts` list as `hostName` writes a host: lower-case, no trailing dot.
 const written = new WeakMap<readonly string[], string[]>();
