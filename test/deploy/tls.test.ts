@@ -116,6 +116,23 @@ describe('node:http2 (the compatibility API) with the handler', () => {
       await new Promise((resolve) => server.close(resolve));
     }
   });
+
+  it('refuses a Host header naming another host than :authority (RFC 9113 §8.3.1)', async () => {
+    const server = createSecureServer(tls, app.handler);
+    const port = await listening(server);
+    const session = connect(`https://127.0.0.1:${port}`, { ca: tls.cert });
+    const ask = (host: string) =>
+      overHttp2(session, 'GET', '/who', undefined, 'acme.example.test', { host });
+    try {
+      expect(await ask('evil.example.test')).toEqual({ status: 400, body: 'Bad Host header' });
+      // The same host in another case, with its port or a trailing dot, is the same host.
+      expect(await ask('ACME.example.test:443')).toEqual({ status: 200, body: 'acme' });
+      expect(await ask('acme.example.test.')).toEqual({ status: 200, body: 'acme' });
+    } finally {
+      session.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 });
 
 // --- internal ---
@@ -188,9 +205,11 @@ function overHttp2(
   target: string,
   body?: string,
   authority?: string,
+  headers: Record<string, string> = {},
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const stream = session.request({
+      ...headers,
       ':method': method,
       ':path': target,
       ...(authority ? { ':authority': authority } : {}),

@@ -16,6 +16,7 @@ import { logError } from '../log.js';
 import { requestLog, streamFailed } from '../request-log.js';
 import { compressor } from '../../features/compress.js';
 import { parsedTarget } from '../path.js';
+import { hostName } from '../host.js';
 import { CourseRequest, type RequestSource } from '../request.js';
 import type { RouteTable } from '../../types.js';
 
@@ -177,15 +178,22 @@ function joinedHeader(raw: readonly string[], name: string): string | undefined 
  */
 function hostHeader(raw: readonly string[]): string | null {
   let host: string | null = null;
+  let authority: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
-    // HTTP/2 (node:http2's compatibility API) names the host `:authority`, which wins.
-    if (name === ':authority') return raw[i + 1]!;
+    // HTTP/2 (node:http2's compatibility API) names the host `:authority`.
+    if (name === ':authority') authority = raw[i + 1]!;
     // Compared as sent first: clients write `Host`, and lower-casing each name costs more.
-    if (name.length === 4 && (name === 'Host' || name === 'host' || name.toLowerCase() === 'host'))
+    else if (
+      name.length === 4 &&
+      (name === 'Host' || name === 'host' || name.toLowerCase() === 'host')
+    )
       host = host === null ? raw[i + 1]! : `${host}, ${raw[i + 1]!}`;
   }
-  return host;
+  if (authority === undefined || host === null) return authority ?? host;
+  // A Host naming another host than `:authority` makes the request malformed (RFC 9113
+  // §8.3.1): joined, the two are refused as two hosts are.
+  return hostName(host) === hostName(authority) ? authority : `${authority}, ${host}`;
 }
 
 /** Sends the outcome; a failure while sending ends the response, never the process. */
