@@ -31,6 +31,29 @@ export async function stopsGracefully(
   return answer;
 }
 
+/**
+ * Sends `child`, a server on `port`, SIGTERM while a GET of `stuck` (a route that never answers
+ * and keeps a timer running) is in flight; requires the request cut and the process to exit 0
+ * once the 10 s grace is over, not before, and not much after.
+ */
+export async function cutsAfterGrace(
+  child: ChildProcess,
+  port: number,
+  stuck: string,
+  output: () => string = () => '',
+): Promise<void> {
+  const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const inFlight = fetch(`http://127.0.0.1:${port}${stuck}`).catch((error: Error) => error);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const start = Date.now();
+  child.kill('SIGTERM');
+  expect(await exit, output()).toBe(0);
+  const waited = Date.now() - start;
+  expect(waited, output()).toBeGreaterThanOrEqual(9_000);
+  expect(waited, output()).toBeLessThan(14_000);
+  expect(await inFlight, output()).toBeInstanceOf(Error);
+}
+
 // --- internal ---
 
 /** A connection that asked for `/` with keep-alive and now waits, idle. */

@@ -5,15 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Course } from 'course-router';
 import { freePort } from '../_redis.js';
 import { buildApp, importTable, removeApp, ROOT, writeApp } from '../_utils.js';
-import { stopsGracefully } from './_graceful.js';
+import { cutsAfterGrace, stopsGracefully } from './_graceful.js';
 
 // The server `course init` writes, as it is: HOST and PORT read, SIGTERM and SIGINT wired to
-// `app.close()`.
+// `app.close()`, then an exit.
 const SERVER = readFileSync(path.join(ROOT, 'cli/templates/app/server.ts.tpl'), 'utf8');
 const ROUTES = `import { Course } from 'course-router';
 Course.get('/', () => 'home');
 Course.get('/slow', async () => { await new Promise((r) => setTimeout(r, 800)); return 'slow done'; });
 Course.get('/endless', () => new Promise(() => {}));
+Course.get('/stuck', () => new Promise(() => setInterval(() => {}, 1000)));
 `;
 
 let dir: string;
@@ -31,6 +32,11 @@ describe("`course init`'s server on SIGTERM", () => {
     expect([answer.status, await answer.text()]).toEqual([200, 'slow done']);
     expect(answer.headers.get('connection')).toBe('close');
   }, 20_000);
+
+  it('cuts a request still running after 10 s, and exits 0 though its timer runs on', async () => {
+    const port = await freePort();
+    await cutsAfterGrace(await startServer(dir, port), port, '/stuck');
+  }, 30_000);
 });
 
 describe('app.close(grace)', () => {

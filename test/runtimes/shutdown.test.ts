@@ -6,19 +6,21 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../_cli-session.js';
 import { freePort } from '../_redis.js';
 import { removeApp } from '../_utils.js';
-import { stopsGracefully } from '../deploy/_graceful.js';
+import { cutsAfterGrace, stopsGracefully } from '../deploy/_graceful.js';
 import { initApp } from './_init.js';
 import { runtimeBinary } from './_runtimes.js';
 
 // The server `course init --runtime bun|deno` writes (README's), run as its `npm start` runs it,
 // stops as Node's does on SIGTERM: the request in flight gets its answer, an idle keep-alive
-// connection is closed, a new connection is refused, and the process exits 0.
+// connection is closed, a new connection is refused, and the process exits 0; what still runs
+// after 10 s is cut.
 
 const SLOW = `
 Course.get('/slow', async () => {
   await new Promise((resolve) => setTimeout(resolve, 1500));
   return 'slow done';
 });
+Course.get('/stuck', () => new Promise(() => setInterval(() => {}, 1000)));
 `;
 const work: string[] = [];
 const children: ChildProcess[] = [];
@@ -28,35 +30,52 @@ afterAll(() => {
 });
 
 describe('course init --runtime: SIGTERM', () => {
-  it.each(['bun', 'deno'] as const)(
+  it.concurrent.each(['bun', 'deno'] as const)(
     '%s: finishes the request in flight, closes idle connections, refuses new ones, exits 0',
     async (runtime) => {
-      const dir = await initApp(runtime, work, false);
-      appendFileSync(path.join(dir, 'routes.ts'), SLOW);
-      expect((await cli(['build', '--root', dir])).stderr).toBe('');
-      const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
-        scripts: Record<string, string>;
-      };
-      const [, ...args] = manifest.scripts['start']!.split(' ');
-      const port = await freePort();
-      const child = spawn(runtimeBinary(runtime), args, {
-        cwd: dir,
-        env: { ...process.env, PORT: String(port) },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      children.push(child);
-      let output = '';
-      child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      await listening(port, () => output);
-      const answer = await stopsGracefully(child, port, '/slow', () => output);
+      const { child, port, output } = await startApp(runtime);
+      const answer = await stopsGracefully(child, port, '/slow', output);
       expect([answer.status, await answer.text()]).toEqual([200, 'slow done']);
+    },
+    60_000,
+  );
+
+  it.concurrent.each(['bun', 'deno'] as const)(
+    '%s: cuts a request still running after 10 s, and exits 0',
+    async (runtime) => {
+      const { child, port, output } = await startApp(runtime);
+      await cutsAfterGrace(child, port, '/stuck', output);
     },
     60_000,
   );
 });
 
 // --- internal ---
+
+/** The app `course init --runtime` writes, with `SLOW`'s routes, started as `npm start` starts it. */
+async function startApp(
+  runtime: 'bun' | 'deno',
+): Promise<{ child: ChildProcess; port: number; output: () => string }> {
+  const dir = await initApp(runtime, work, false);
+  appendFileSync(path.join(dir, 'routes.ts'), SLOW);
+  expect((await cli(['build', '--root', dir])).stderr).toBe('');
+  const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const [, ...args] = manifest.scripts['start']!.split(' ');
+  const port = await freePort();
+  const child = spawn(runtimeBinary(runtime), args, {
+    cwd: dir,
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await listening(port, () => output);
+  return { child, port, output: () => output };
+}
 
 /** Waits until the server accepts a connection (closed at once). */
 async function listening(port: number, output: () => string): Promise<void> {

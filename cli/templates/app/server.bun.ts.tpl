@@ -12,6 +12,9 @@ const server = Bun.serve({
 console.log(`Listening on ${server.url}`);
 
 // On SIGTERM (docker stop, Kubernetes) or Ctrl-C: take no new connection, let the requests in
-// flight finish (idle keep-alive connections close at once), then exit 0.
+// flight finish (10 s at most: what still runs then is cut), then exit 0.
+const grace = () => new Promise((resolve) => setTimeout(resolve, 10_000));
 for (const signal of ['SIGTERM', 'SIGINT'] as const)
-  process.once(signal, () => void server.stop().then(() => process.exit(0)));
+  process.once(signal, () => {
+    void Promise.race([server.stop(), grace()]).then(() => process.exit(0));
+  });

@@ -9,6 +9,9 @@ const server = Deno.serve(
 );
 
 // On SIGTERM (docker stop, Kubernetes) or Ctrl-C: take no new connection, let the requests in
-// flight finish, then exit 0.
+// flight finish (10 s at most: what still runs then is cut), then exit 0.
+const grace = () => new Promise((resolve) => setTimeout(resolve, 10_000));
 for (const signal of ['SIGTERM', 'SIGINT'] as const)
-  Deno.addSignalListener(signal, () => void server.shutdown().then(() => Deno.exit(0)));
+  Deno.addSignalListener(signal, () => {
+    void Promise.race([server.shutdown(), grace()]).then(() => Deno.exit(0));
+  });

@@ -9,5 +9,6 @@ await app.listen(port, host);
 console.log(`Listening on http://${host}:${port}`);
 
 // On SIGTERM (docker stop, Kubernetes) or Ctrl-C: take no new connection, let the requests in
-// flight finish (10 s at most), then exit 0.
-for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void app.close());
+// flight finish (10 s at most: what still runs then is cut), then exit 0.
+for (const signal of ['SIGTERM', 'SIGINT'] as const)
+  process.once(signal, () => void app.close().then(() => process.exit(0)));
