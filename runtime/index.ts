@@ -10,7 +10,12 @@ export { requestLimit, requestRepeat, clientAddress } from './features/limits.js
 export { passwordInfo } from './features/password.js';
 export { removeParam, toRoute } from './features/redirect.js';
 export { MemoryStore } from './stores/memory.js';
-export { CourseRequest, LoadedRoute, type RequestAttributes } from './http/request.js';
+export {
+  CourseRequest,
+  LoadedRoute,
+  type RequestAttributes,
+  type RequestUri,
+} from './http/request.js';
 export { CourseResponse, type RedirectStatus } from './http/response.js';
 export {
   HttpException,

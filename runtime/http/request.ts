@@ -3,6 +3,8 @@ import { hostName, targetAuthority } from './host.js';
 import { queryOf } from './path.js';
 import { parseCookies, unsign } from '../features/cookies.js';
 import { DEFAULT_MULTIPART_LIMIT, parseBody, type ParsedBody } from '../features/input.js';
+import type { IncomingMessage } from 'node:http';
+import type { Http2ServerRequest } from 'node:http2';
 import type { MatchHit, Params, RouteEntry } from '../types.js';
 
 /** Reads one request header by lower-case name. */
@@ -79,7 +81,7 @@ export class CourseRequest {
   /** @internal */
   parsedQuery: Record<string, unknown> | undefined;
   readonly #source: RequestSource;
-  readonly #raw: unknown;
+  readonly #raw: IncomingMessage | Http2ServerRequest | Request;
   #search: URLSearchParams | undefined;
   #body: Promise<Uint8Array> | undefined;
   #input: Promise<ParsedBody> | undefined;
@@ -87,7 +89,13 @@ export class CourseRequest {
   #attributes: Map<string, unknown> | undefined;
   #type: string | undefined;
 
-  constructor(method: string, target: string, path: string, source: RequestSource, raw: unknown) {
+  constructor(
+    method: string,
+    target: string,
+    path: string,
+    source: RequestSource,
+    raw: IncomingMessage | Http2ServerRequest | Request,
+  ) {
     this.method = method;
     this.originalMethod = method;
     this.target = target;
@@ -97,10 +105,11 @@ export class CourseRequest {
   }
 
   /**
-   * The native request: `IncomingMessage` under `node:http`, `Request` under `fetch`. Its body is
-   * then the app's to read: a client awaiting `100 Continue` is sent it now.
+   * The native request: `IncomingMessage` under `node:http` (`Http2ServerRequest` under
+   * `node:http2`), `Request` under `fetch`. Its body is then the app's to read: a client awaiting
+   * `100 Continue` is sent it now. `instanceof Request` tells which.
    */
-  get raw(): unknown {
+  get raw(): IncomingMessage | Http2ServerRequest | Request {
     this.#source.rawTaken?.();
     return this.#raw;
   }
@@ -255,7 +264,8 @@ export class LoadedRoute {
     return this.route.name;
   }
 
-  getParameters(): Params {
+  /** The route's parameter values, in order (`undefined` for an optional one not given). */
+  getParameters(): readonly (string | undefined)[] {
     return this.parameters;
   }
 }

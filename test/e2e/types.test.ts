@@ -49,6 +49,19 @@ export const e: RouteParams<'user.show'> = [5];
 // @ts-expect-error no such route
 export type G = RouteParams<'no.such.route'>;
 `,
+  'request-types.ts': `import type { IncomingMessage } from 'node:http';
+import { request, type RequestUri } from 'course-router';
+export const uri = (): RequestUri => request().getUri();
+export const params = (): readonly (string | undefined)[] | undefined =>
+  request().getLoadedRoute()?.getParameters();
+export function raw(): IncomingMessage | Request | undefined {
+  const native = request().raw;
+  if (native instanceof Request) return native;
+  // @ts-expect-error under node:http2 it is no IncomingMessage
+  const node: IncomingMessage = native;
+  return 'socket' in native ? node : undefined;
+}
+`,
   'attributes.ts': `import { request, type CourseRequest } from 'course-router';
 declare module 'course-router' {
   interface RequestAttributes {
@@ -191,6 +204,10 @@ describe('url() is checked by tsc against the generated routes', () => {
       'params.ts',
     ],
     ["RouteParams from course-router is the generated module's", 'params-package.ts'],
+    [
+      "request(): raw is the runtime's request, getUri() a type the package names",
+      'request-types.ts',
+    ],
   ])('%s', (_, file) => {
     expect(checked(file)).toEqual({ output: '', code: 0 });
   });
