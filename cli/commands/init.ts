@@ -16,6 +16,7 @@ const FILES: Files = [
   ['routes.ts', 'routes.ts.tpl'],
   ['app/Components/Controller/HomeController.ts', 'HomeController.ts.tpl'],
   ['server.ts', 'server.ts.tpl'],
+  ['test/home.test.ts', 'home.test.ts.tpl'],
 ];
 
 /** The runtimes `--runtime` takes, each with the files it writes instead of Node's. */
@@ -26,6 +27,7 @@ export const RUNTIMES: Record<string, Files> = {
     ['tsconfig.json', 'tsconfig.bun.json.tpl'],
     ['course.config.ts', 'course.config.ts.tpl'],
     ['server.ts', 'server.bun.ts.tpl'],
+    ['test/home.test.ts', 'home.test.bun.ts.tpl'],
   ],
   deno: [
     ['package.json', 'package.deno.json.tpl'],
@@ -35,6 +37,7 @@ export const RUNTIMES: Record<string, Files> = {
     ['deno.json', 'deno.json.tpl'],
     ['course.config.ts', 'course.config.ts.tpl'],
     ['server.ts', 'server.deno.ts.tpl'],
+    ['test/home_test.ts', 'home_test.deno.ts.tpl'],
   ],
   workers: [
     ['package.json', 'package.workers.json.tpl'],
@@ -49,7 +52,7 @@ export const RUNTIMES: Record<string, Files> = {
 /** Node's files a runtime has no use for: Bun, Deno and Workers compile nothing to `dist/`. */
 const LEFT_OUT: Record<string, readonly string[]> = {
   bun: ['tsconfig.build.json'],
-  deno: ['tsconfig.build.json'],
+  deno: ['tsconfig.build.json', 'test/home.test.ts'],
   workers: ['tsconfig.build.json', 'server.ts'],
 };
 

@@ -61,8 +61,10 @@ describe('the packages, installed as a user installs them', () => {
       scripts: Record<string, string>;
     };
     expect(manifest.type).toBe('module');
-    expect(Object.keys(manifest.scripts).sort()).toEqual(['build', 'check', 'dev', 'start']);
+    expect(Object.keys(manifest.scripts).sort()).toEqual(['build', 'check', 'dev', 'start', 'test']);
     await npm(app, ['install']);
+    // The test it wrote passes, through `app.request()`.
+    expect((await npm(app, ['test'])).stdout).toMatch(/# pass 2\n# fail 0\n/);
     const course = (...args: string[]) =>
       run(process.execPath, [path.join(app, 'node_modules/course-kit/dist/index.js'), ...args], {
         cwd: app,

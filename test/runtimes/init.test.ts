@@ -53,39 +53,22 @@ describe('course init --runtime', () => {
     60_000,
   );
 
-  it("deno: `deno test` checks a test file against Deno's types; tsc leaves it out", async () => {
+  it("deno: `deno test` runs init's test against Deno's types; tsc leaves it out", async () => {
     const dir = await initApp('deno', work);
     // Installed, not linked: Deno reads the types of a package in node_modules (`x.js` → `x.d.ts`).
     const installed = path.join(dir, 'node_modules/course-router');
     rmSync(installed);
     cpSync(path.join(ROOT, 'runtime'), installed, { recursive: true });
-    mkdirSync(path.join(dir, 'test'));
-    writeFileSync(
-      path.join(dir, 'test/hello_test.ts'),
-      `import { Course } from 'course-router';
-import routes from '../generated/routes.gen.ts';
-
-const app = Course.start(routes);
-Deno.test('hello', async () => {
-  const answer = await app.request('/hello/ada');
-  const body: { greeting: string } = await answer.json();
-  if (body.greeting !== 'Hello, ada!') throw new Error(body.greeting);
-});
-`,
-    );
     const env = { ...process.env, NO_COLOR: '1' };
-    const tested = await run(runtimeBinary('deno'), ['test', '--allow-env', '--allow-read'], {
-      cwd: dir,
-      env,
-    });
-    expect(tested.stdout).toMatch(/ok \| 1 passed \| 0 failed/);
+    const tested = await run(runtimeBinary('deno'), testCommand(dir, 'deno'), { cwd: dir, env });
+    expect(tested.stdout).toMatch(/ok \| 2 passed \| 0 failed/);
     await run(process.execPath, [TSC, '-p', dir, '--noEmit']);
     // A type error in the test is Deno's to find.
     writeFileSync(
       path.join(dir, 'test/hello_test.ts'),
       'const n: number = Deno.pid.toString();\nDeno.test("n", () => {});\n',
     );
-    const failed = await run(runtimeBinary('deno'), ['test', '--allow-env', '--allow-read'], {
+    const failed = await run(runtimeBinary('deno'), testCommand(dir, 'deno'), {
       cwd: dir,
       env,
     }).catch((error: { stderr: string; stdout: string }) => error);
@@ -106,6 +89,21 @@ Deno.test('hello', async () => {
     } finally {
       await stop();
     }
+  }, 60_000);
+
+  it("bun: `bun test` runs init's test", async () => {
+    const dir = await initApp('bun', work);
+    const tested = await run(runtimeBinary('bun'), testCommand(dir, 'bun'), { cwd: dir });
+    expect(tested.stderr).toMatch(/ 2 pass\n 0 fail\n/);
+  }, 60_000);
+
+  it("workers: init's test runs on Node through the Fetch adapter", async () => {
+    const dir = await initApp('workers', work);
+    const args = testCommand(dir, 'node');
+    // `--import tsx`, from this repository (the app installs it as a dev dependency).
+    args[args.indexOf('tsx')] = path.join(ROOT, 'node_modules/tsx/dist/loader.mjs');
+    const tested = await run(process.execPath, args, { cwd: dir });
+    expect(tested.stdout).toMatch(/# pass 2\n# fail 0\n/);
   }, 60_000);
 
   it("bun: tsc checks server.ts against Bun's types", async () => {
@@ -152,3 +150,20 @@ Deno.test('hello', async () => {
     });
   });
 });
+
+// --- internal ---
+
+/**
+ * The command of the app's `test` script after its `course build &&`, as arguments (the glob of
+ * Node's test files expanded, as the shell would), for the runtime `binary` names.
+ */
+function testCommand(dir: string, binary: string): string[] {
+  const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const [build, command] = manifest.scripts['test']!.split(' && ');
+  expect(build).toBe('course build');
+  const [name, ...args] = command!.split(' ');
+  expect(name).toBe(binary);
+  return args.map((arg) => (arg === 'test/*.test.ts' ? 'test/home.test.ts' : arg));
+}

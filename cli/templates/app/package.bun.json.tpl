@@ -7,6 +7,7 @@
     "dev": "course watch --serve server.ts --runtime bun",
     "build": "course build",
     "start": "bun server.ts",
+    "test": "course build && bun test",
     "check": "course build --check && tsc --noEmit"
   },
   "dependencies": {

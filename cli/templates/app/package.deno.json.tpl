@@ -7,6 +7,7 @@
     "dev": "course watch --serve server.ts --runtime deno",
     "build": "course build",
     "start": "deno run --allow-net --allow-env --allow-read server.ts",
+    "test": "course build && deno test --allow-env --allow-read",
     "check": "course build --check && tsc --noEmit && deno check server.ts"
   },
   "dependencies": {

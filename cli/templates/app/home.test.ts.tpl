@@ -1,0 +1,17 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Course } from 'course-router';
+import routes from '../generated/routes.gen.%%ext%%';
+
+// `app.request()` serves a request as the server does, with no server or port.
+const app = Course.start(routes);
+
+test('GET /hello/{name} greets by name', async () => {
+  const response = await app.request('/hello/ada');
+  assert.equal(response.status, 200);
+  assert.deepEqual(await response.json(), { greeting: 'Hello, ada!', self: '/hello/ada' });
+});
+
+test('a name the route does not take is a 404', async () => {
+  assert.equal((await app.request('/hello/Ada')).status, 404);
+});
