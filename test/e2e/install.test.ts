@@ -61,7 +61,13 @@ describe('the packages, installed as a user installs them', () => {
       scripts: Record<string, string>;
     };
     expect(manifest.type).toBe('module');
-    expect(Object.keys(manifest.scripts).sort()).toEqual(['build', 'check', 'dev', 'start', 'test']);
+    expect(Object.keys(manifest.scripts).sort()).toEqual([
+      'build',
+      'check',
+      'dev',
+      'start',
+      'test',
+    ]);
     await npm(app, ['install']);
     // The test it wrote passes, through `app.request()`.
     expect((await npm(app, ['test'])).stdout).toMatch(/# pass 2\n# fail 0\n/);
