@@ -247,7 +247,8 @@ function checkCharset(type: string): void {
 /**
  * Refuses (400) a multipart body that busboy would read one way and a proxy another: two
  * `boundary` parameters, or a part with two `Content-Type` lines or with parameters that cannot
- * be read or name two charsets (busboy keeps the first of each). A boundary that is no token
+ * be read or name two charsets, or with two `Content-Disposition` lines or one naming a
+ * parameter twice (two `name`s, two `filename`s) (busboy keeps the first of each). A boundary that is no token
  * (`a:b`, which some clients send unquoted) is busboy's to read. Parts are found as busboy finds
  * them: the first delimiter at the start or after a line break, the others after one.
  */
@@ -267,10 +268,19 @@ function checkMultipart(type: string, bytes: Buffer): void {
     if (bytes[start] === 45 && bytes[start + 1] === 45) return;
     const end = bytes.indexOf(HEAD_END, start);
     if (end === -1) return;
-    let types = 0;
+    let [types, dispositions] = [0, 0];
     for (const line of bytes.toString('latin1', start, end).split('\r\n')) {
       const colon = line.indexOf(':');
-      if (colon === -1 || line.slice(0, colon).trim().toLowerCase() !== 'content-type') continue;
+      const name = colon === -1 ? '' : line.slice(0, colon).trim().toLowerCase();
+      if (name === 'content-disposition') {
+        if (++dispositions > 1)
+          throw new HttpException(400, 'Two Content-Disposition lines in a multipart part');
+        // `name="a"; name="b"`, `filename="x.php"; filename="x.txt"`: busboy keeps the first.
+        const twice = parameters(line.slice(colon + 1)).twice;
+        if (twice !== undefined)
+          throw new HttpException(400, `Two ${twice} parameters in a multipart part`);
+      }
+      if (name !== 'content-type') continue;
       if (++types > 1) throw new HttpException(400, 'Two Content-Type lines in a multipart part');
       // An empty charset names none: busboy would read the part as UTF-8.
       if (readable(parameters(line.slice(colon + 1)), 400).get('charset') === '')

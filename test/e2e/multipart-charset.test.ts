@@ -110,6 +110,34 @@ describe('a multipart body read one way by busboy and another by a proxy', () =>
     expect(await post(content)).toEqual({ http: [200, json(text)], fetch: [200, json(text)] });
   });
 
+  it.each([
+    [
+      'two Content-Disposition lines',
+      'Content-Disposition: form-data; name="b"\r\nContent-Disposition: form-data; name="a"',
+      'Two Content-Disposition lines in a multipart part',
+    ],
+    [
+      'two names',
+      'Content-Disposition: form-data; name="a"; name="b"',
+      'Two name parameters in a multipart part',
+    ],
+    [
+      'two file names',
+      'Content-Disposition: form-data; name="a"; filename="x.php"; filename="x.txt"',
+      'Two filename parameters in a multipart part',
+    ],
+  ])('a part with %s is a 400', async (_, disposition, message) => {
+    const bytes = Buffer.from(`--B\r\n${disposition}\r\n\r\nhello\r\n--B--\r\n`);
+    expect(await post(bytes)).toEqual({ http: [400, message], fetch: [400, message] });
+  });
+
+  it('a part naming its name twice with one value is read', async () => {
+    const same = Buffer.from(
+      '--B\r\nContent-Disposition: form-data; name="a"; NAME=a\r\n\r\nhello\r\n--B--\r\n',
+    );
+    expect(await post(same)).toEqual({ http: [200, json('hello')], fetch: [200, json('hello')] });
+  });
+
   it('two boundary parameters are a 400', async () => {
     const bytes = body('utf-8', Buffer.from('hello'));
     const head =
