@@ -9,6 +9,27 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 /** Default `requestTimeout`: the longest a request may take to arrive, in ms. */
 export const DEFAULT_REQUEST_TIMEOUT = 60_000;
 
+/** Default `bodyMemoryLimit`: the most bytes of bodies the process receives at once, 256 MiB. */
+export const DEFAULT_BODY_MEMORY = 256 * 1024 * 1024;
+
+// Bytes of the bodies being received now, by every request of the process: each body is
+// bounded by its limit, and this bounds them all together (many stalled uploads).
+let receiving = 0;
+
+/**
+ * Holds `bytes` more of the bodies being received, within `budget`; `false` (nothing held) when
+ * they would go past it. Give them back with `release` once the body is read or has failed.
+ */
+function hold(bytes: number, budget: number): boolean {
+  if (receiving + bytes > budget) return false;
+  receiving += bytes;
+  return true;
+}
+
+function release(bytes: number): void {
+  receiving -= bytes;
+}
+
 // How much of a refused upload is read and dropped after its 413, before the connection closes.
 const DRAIN_BYTES = 8 * 1024 * 1024;
 const DRAIN_MS = 2000;
@@ -20,30 +41,42 @@ const DRAINING = new WeakSet<object>();
  * framing broke, a timeout) is a 400. Over the limit, a 413 at once that closes the connection:
  * the body is left paused, unread, and the adapter drops its rest (`dropRest`).
  */
-export function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
+export function readNodeBody(
+  req: IncomingMessage,
+  limit: number,
+  budget = DEFAULT_BODY_MEMORY,
+): Promise<Uint8Array> {
   if (req.readableEnded) return Promise.resolve(new Uint8Array(0));
   if (req.destroyed) return Promise.reject(incomplete());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    // What this body holds of the budget: its declared length, or what came of a chunked one.
+    let held = 0;
     let settled = false;
     const settle = (error?: HttpException) => {
       if (settled) return;
       settled = true;
+      release(held);
       req.off('data', onData);
       // Left paused, the body tells the adapter its rest is unread: the connection closes.
       if (!req.complete) req.pause();
       if (error) reject(error);
       else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
     };
+    const declared = Number(req.headers['content-length'] ?? 0);
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
-      else settle(payloadTooLarge());
+      if (size > limit) return settle(payloadTooLarge());
+      if (size > held && !hold(size - held, budget)) return settle(busy());
+      held = Math.max(held, size);
+      chunks.push(chunk);
     };
     // Once settled (the common case: `close` follows `end`), nothing is made.
     const broken = () => settled || settle(incomplete());
-    if (Number(req.headers['content-length'] ?? 0) > limit) return settle(payloadTooLarge());
+    if (declared > limit) return settle(payloadTooLarge());
+    if (!hold(declared, budget)) return settle(busy());
+    held = declared;
     // A client waiting for `100 Continue` is told to send the body now, and only now.
     sendContinue(req);
     req.on('data', onData);
@@ -108,6 +141,7 @@ export function readFetchBody(
   request: Request,
   limit: number,
   timeout = DEFAULT_REQUEST_TIMEOUT,
+  budget = DEFAULT_BODY_MEMORY,
 ): Promise<Uint8Array> {
   const declared = declaredLength(request.headers.get('content-length'));
   if (Number.isNaN(declared)) {
@@ -120,14 +154,23 @@ export function readFetchBody(
   }
   // A declared length within the limit: the runtime reads it, and its framing holds the body to
   // it. `request.body` is not asked for: Bun makes a stream for it.
-  if (declared !== undefined) return readDeclared(request, declared, timeout);
-  return readStream(request, limit, timeout);
+  if (declared !== undefined) {
+    if (hold(declared, budget)) return readDeclared(request, declared, timeout);
+    request.body?.cancel().catch(() => {});
+    return Promise.reject(busy());
+  }
+  return readStream(request, limit, timeout, budget);
 }
 
 // --- internal ---
 
 /** A body of no declared length, read from its stream up to `limit` bytes. */
-async function readStream(request: Request, limit: number, timeout: number): Promise<Uint8Array> {
+async function readStream(
+  request: Request,
+  limit: number,
+  timeout: number,
+  budget: number,
+): Promise<Uint8Array> {
   if (!request.body) return new Uint8Array(0);
   const { signal } = request;
   if (signal.aborted) {
@@ -150,8 +193,9 @@ async function readStream(request: Request, limit: number, timeout: number): Pro
     for (let next = await reader.read(); !next.done; next = await reader.read()) {
       // A stream a runtime made from the network gives bytes; anything else is not a body.
       if (!(next.value instanceof Uint8Array)) throw incomplete();
+      if (size + next.value.byteLength > limit) throw payloadTooLarge();
+      if (!hold(next.value.byteLength, budget)) throw busy();
       size += next.value.byteLength;
-      if (size > limit) throw payloadTooLarge();
       chunks.push(next.value);
     }
   } catch (error) {
@@ -160,6 +204,7 @@ async function readStream(request: Request, limit: number, timeout: number): Pro
     // A stream that errors is a body that broke off.
     throw stopped ?? (error instanceof HttpException ? error : incomplete());
   } finally {
+    release(size);
     unwatch(timer);
     signal.removeEventListener('abort', aborted);
   }
@@ -178,11 +223,14 @@ function readDeclared(request: Request, length: number, timeout: number): Promis
     const timer = watch(timeout, () => reject(closing(408)));
     bytesOf(request).then(
       (bytes) => {
+        // Held until the runtime has read it all: past a 408, it may go on receiving it.
+        release(length);
         unwatch(timer);
         if (bytes.byteLength === length) resolve(bytes);
         else reject(incomplete());
       },
       () => {
+        release(length);
         unwatch(timer);
         reject(incomplete());
       },
@@ -222,6 +270,13 @@ function declaredLength(value: string | null): number | undefined {
 
 function payloadTooLarge(): HttpException {
   return closing(413);
+}
+
+// More bodies are arriving than `bodyMemoryLimit` holds: this one is not read.
+function busy(): HttpException {
+  const error = closing(503);
+  (error.headers as Record<string, string>)['retry-after'] = '5';
+  return error;
 }
 
 // The rest of a refused upload is not read: the connection closes after the answer. The

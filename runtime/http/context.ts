@@ -24,6 +24,12 @@ export interface StartOptions {
   /** Largest multipart body (files included), in bytes [10 MiB]. */
   multipartLimit?: number;
   /**
+   * Most bytes of request bodies the process receives at once, all requests together; a body
+   * that would go past it is a 503 that closes its connection, so stalled uploads cannot take
+   * the memory [256 MiB].
+   */
+  bodyMemoryLimit?: number;
+  /**
    * Longest time a request may take to arrive, in ms; past it, a 408 [60,000]. `listen()`'s
    * server applies it to the whole request (and 15 s, or this if shorter, to its head); the
    * Fetch adapter to reading a body.

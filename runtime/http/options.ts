@@ -51,6 +51,7 @@ const KINDS: Record<keyof StartOptions, Kind> = {
   maxParamLength: size,
   bodyLimit: size,
   multipartLimit: size,
+  bodyMemoryLimit: size,
   requestTimeout: size,
   store: {
     what: 'a store (MemoryStore, RedisStore …)',

@@ -75,7 +75,7 @@ function respond(
     raw,
     // The path is resolved by `dispatch`.
     raw,
-    new FetchSource(native, authority, info?.remoteAddress, options.requestTimeout),
+    new FetchSource(native, authority, info?.remoteAddress, options),
     native,
   );
   if (log !== undefined || compress !== undefined) {
@@ -98,17 +98,17 @@ const headResponse = (outcome: Outcome): Response => toResponse(outcome, true);
 /** Headers, body and peer of a Fetch `Request`. */
 class FetchSource implements RequestSource {
   readonly #native: Request;
-  readonly #timeout: number | undefined;
+  readonly #options: StartOptions;
   #headers: Headers | undefined;
 
   constructor(
     native: Request,
     readonly authority: string | undefined,
     readonly remoteAddress: string | undefined,
-    timeout: number | undefined,
+    options: StartOptions,
   ) {
     this.#native = native;
-    this.#timeout = timeout;
+    this.#options = options;
   }
 
   get tls(): boolean {
@@ -123,7 +123,8 @@ class FetchSource implements RequestSource {
   }
 
   body(limit: number): Promise<Uint8Array> {
-    return readFetchBody(this.#native, limit, this.#timeout);
+    const { requestTimeout, bodyMemoryLimit } = this.#options;
+    return readFetchBody(this.#native, limit, requestTimeout, bodyMemoryLimit);
   }
 }
 

@@ -40,7 +40,7 @@ export function createNodeHandler(
       raw,
       // The path is resolved by `dispatch`.
       raw,
-      new NodeSource(req),
+      new NodeSource(req, options.bodyMemoryLimit),
       req,
     );
     if (log !== undefined) log.node(request, res);
@@ -110,7 +110,10 @@ class NodeSource implements RequestSource {
   /** The Host header once read; `null` when there is none. */
   #host: string | null | undefined;
 
-  constructor(private readonly req: IncomingMessage) {
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly budget: number | undefined,
+  ) {
     this.remoteAddress = req.socket.remoteAddress;
   }
 
@@ -129,7 +132,7 @@ class NodeSource implements RequestSource {
   }
 
   body(limit: number): Promise<Uint8Array> {
-    return readNodeBody(this.req, limit);
+    return readNodeBody(this.req, limit, this.budget);
   }
 
   rawTaken(): void {
