@@ -290,7 +290,7 @@ describe("hostile bytes over raw sockets, on each runtime's server", () => {
     // Deno's parser closes on a broken chunk, answers an oversized head with a 400, and reads a
     // bare LF as a line's end (RFC 9112 §2.2 lets a recipient): the app answers the request.
     // Deno's server serves an HTTP/1.1 request with no Host (RFC 9112 §3.2 wants a 400) with a
-    // URL of its own, and reads `http:///x` as the path `/x` (no route: 404).
+    // URL of its own, and reads `http:///x` as the URL parser does, host `x` (no route: 404).
     deno: {
       'a broken chunk size': 0,
       'a 200 KB header': 400,
