@@ -248,9 +248,10 @@ function checkCharset(type: string): void {
  * Refuses (400) a multipart body that busboy would read one way and a proxy another: two
  * `boundary` parameters, or a part with two `Content-Type` lines or with parameters that cannot
  * be read or name two charsets, or with two `Content-Disposition` lines or one naming a
- * parameter twice (two `name`s, two `filename`s) (busboy keeps the first of each). A boundary that is no token
- * (`a:b`, which some clients send unquoted) is busboy's to read. Parts are found as busboy finds
- * them: the first delimiter at the start or after a line break, the others after one.
+ * parameter twice (two `name`s, two `filename`s): busboy keeps the first of each. A boundary
+ * that is no token (`a:b`, which some clients send unquoted) is busboy's to read. Parts are
+ * found as busboy finds them: the first delimiter at the start or after a line break, the
+ * others after one.
  */
 function checkMultipart(type: string, bytes: Buffer): void {
   const outer = parameters(type);
@@ -268,7 +269,8 @@ function checkMultipart(type: string, bytes: Buffer): void {
     if (bytes[start] === 45 && bytes[start + 1] === 45) return;
     const end = bytes.indexOf(HEAD_END, start);
     if (end === -1) return;
-    let [types, dispositions] = [0, 0];
+    let types = 0;
+    let dispositions = 0;
     for (const line of bytes.toString('latin1', start, end).split('\r\n')) {
       const colon = line.indexOf(':');
       const name = colon === -1 ? '' : line.slice(0, colon).trim().toLowerCase();
