@@ -1,5 +1,6 @@
 import { clearCookie, setCookie, type CookieOptions } from '../features/cookies.js';
 import { percentEncode } from './path.js';
+import { HttpException } from './errors.js';
 
 /** The status of a redirect a browser follows (304, 305 and 306 are no redirects). */
 export type RedirectStatus = 300 | 301 | 302 | 303 | 307 | 308;
@@ -54,7 +55,8 @@ export class CourseResponse {
 
   /**
    * Redirects to `url` (302 by default; 3xx only), wherever the app says: `toRoute()` is the one
-   * that keeps clients on the site. A control character (CR, LF, NUL, tab…) throws; anything
+   * that keeps clients on the site. A control character (CR, LF, NUL, tab…) is a 400, as a
+   * target read from the request that holds one is a malformed request; anything
    * else a URL cannot hold (non-ASCII, space, `\\`, `"`, a `%` without two hex digits) is
    * percent-encoded (UTF-8), once: valid `%XX` escapes are kept.
    */
@@ -62,8 +64,7 @@ export class CourseResponse {
     if (!Number.isInteger(code) || code < 300 || code > 399) {
       throw new RangeError(`course: a redirect needs a 3xx status, got ${String(code)}`);
     }
-    if (hasControl(url))
-      throw new TypeError('course: refused redirect target with a control character');
+    if (hasControl(url)) throw new HttpException(400, 'Refused redirect target');
     this.status = code;
     this.headers['location'] = encodeTarget(url);
     this.written = true;
