@@ -49,7 +49,8 @@ export class BaseCsrfVerifier {
       const field = (await request.loadInput(multipartLimit)).post[CSRF_FIELD];
       if (typeof field === 'string') given = field;
     }
-    if (given === undefined || !sameText(token, given)) throw new TokenMismatchException();
+    if (given === undefined || !sameText(token, unmasked(given)))
+      throw new TokenMismatchException();
   }
 
   /** Whether `path` is checked: not excepted, or included again. */
@@ -59,26 +60,60 @@ export class BaseCsrfVerifier {
 }
 
 /**
- * The CSRF token of the current request: the one of its cookie, or a new one whose signed
- * cookie is set on the response. Put it in forms as `csrf_token` or send it as `X-CSRF-TOKEN`.
+ * The CSRF token of the current request, for its forms (`csrf_token`) and scripts
+ * (`X-CSRF-TOKEN`): the token of its cookie, or of a new one whose signed cookie is set on the
+ * response, masked with random bytes drawn for each response. The same within a request, it
+ * differs on every page: a compressed page that also reflects input cannot give it away
+ * byte by byte (BREACH), as the token itself would.
  */
 export function csrfToken(): string {
   const { request, response } = requireContext('csrfToken');
-  const existing = request.csrfToken ?? cookieToken(request);
-  if (existing !== undefined) return (request.csrfToken = existing);
-  const token = randomBytes(32).toString('hex');
-  request.csrfToken = token;
-  const https = secure(request);
-  setCookie(response, https ? CSRF_HOST_COOKIE : CSRF_COOKIE, `${token}.${signature(token)}`, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: https,
-  });
-  return token;
+  if (request.csrfToken !== undefined) return request.csrfToken;
+  let token = cookieToken(request);
+  if (token === undefined) {
+    token = randomBytes(TOKEN_BYTES).toString('hex');
+    const https = secure(request);
+    setCookie(response, https ? CSRF_HOST_COOKIE : CSRF_COOKIE, `${token}.${signature(token)}`, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: https,
+    });
+  }
+  return (request.csrfToken = masked(token));
 }
 
 // --- internal ---
+
+const TOKEN_BYTES = 32;
+// A masked token: base64url of a random mask and the token's bytes XORed with it.
+const MASKED = /^[\w-]{86}$/;
+
+/** `token` (hex) as `csrfToken()` gives it: a fresh mask, then the token XORed with it. */
+function masked(token: string): string {
+  const bytes = Buffer.from(token, 'hex');
+  const mask = randomBytes(TOKEN_BYTES);
+  const out = Buffer.allocUnsafe(TOKEN_BYTES * 2);
+  for (let i = 0; i < TOKEN_BYTES; i++) {
+    out[i] = mask[i]!;
+    out[TOKEN_BYTES + i] = bytes[i]! ^ mask[i]!;
+  }
+  return out.toString('base64url');
+}
+
+/**
+ * The token a request sent, unmasked (`masked`); a token sent as the cookie holds it (64 hex
+ * digits, as pages made before tokens were masked have it) is taken as it is, and so is
+ * anything else, which matches no token.
+ */
+function unmasked(given: string): string {
+  if (!MASKED.test(given)) return given;
+  const bytes = Buffer.from(given, 'base64url');
+  let token = '';
+  for (let i = 0; i < TOKEN_BYTES; i++)
+    token += (bytes[TOKEN_BYTES + i]! ^ bytes[i]!).toString(16).padStart(2, '0');
+  return token;
+}
 
 // Every other verb (WebDAV's PROPFIND, LOCK… too, which `Course.any` routes answer) is checked.
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);

@@ -74,7 +74,7 @@ export class CourseRequest {
   rewriteCallback: unknown;
   /** @internal */
   bodyLimit = DEFAULT_BODY_LIMIT;
-  /** @internal the CSRF token made for this request by `csrfToken()`. */
+  /** @internal the masked CSRF token `csrfToken()` gives during this request. */
   csrfToken: string | undefined;
   /** @internal the parsed body, once `loadInput()` ran. */
   parsed: ParsedBody | undefined;

@@ -97,6 +97,38 @@ describe('the cookie: __Host- on https', () => {
   });
 });
 
+describe('the token a page holds is masked anew for each response (BREACH)', () => {
+  it('differs on every page, never is the cookie token, and each one passes', async () => {
+    const { cookie, token } = await session();
+    const raw = cookie.slice(cookie.indexOf('=') + 1, cookie.lastIndexOf('.'));
+    const pages = [token];
+    for (let i = 0; i < 10; i++) pages.push((await both(served, 'GET', '/token', { cookie })).body);
+    expect(new Set(pages).size).toBe(pages.length);
+    for (const page of pages) {
+      expect(page).toMatch(/^[\w-]{86}$/);
+      expect(page).not.toContain(raw);
+      const answer = await both(served, 'POST', '/items', { cookie, 'x-csrf-token': page });
+      expect(answer.body).toBe('created');
+    }
+  });
+
+  it('the unmasked token (pages made before masking) passes; a token altered anywhere does not', async () => {
+    const { cookie, token } = await session();
+    const raw = cookie.slice(cookie.indexOf('=') + 1, cookie.lastIndexOf('.'));
+    expect(raw).toMatch(/^[0-9a-f]{64}$/);
+    const post = (given: string) =>
+      both(served, 'POST', '/items', { cookie, 'x-csrf-token': given });
+    expect((await post(raw)).body).toBe('created');
+    // The last character's two low bits are padding: base64url decodes them away.
+    for (const at of [0, 42, 84]) {
+      const altered = token.slice(0, at) + (token[at] === 'A' ? 'B' : 'A') + token.slice(at + 1);
+      expect((await post(altered)).status).toBe(403);
+    }
+    for (const wrong of [token.slice(1), `${token}A`, raw.toUpperCase(), `${raw}0`, ''])
+      expect((await post(wrong)).status).toBe(403);
+  });
+});
+
 describe('legitimate requests pass', () => {
   it('a same-origin form post with the token, and the X-CSRF-TOKEN header', async () => {
     const { cookie, token } = await session();
