@@ -1,3 +1,4 @@
+import { ipAddress } from '../http/address.js';
 import { currentContext, requireContext, type StartOptions } from '../http/context.js';
 import type { CourseRequest } from '../http/request.js';
 import { MemoryStore } from '../stores/memory.js';
@@ -50,7 +51,9 @@ function addressOf(request: CourseRequest, trustProxy = 0): string {
       .map((a) => a.trim())
       .filter(Boolean);
     const index = forwarded.length - trustProxy;
-    if (index >= 0 && forwarded[index]) return forwarded[index]!;
+    // In one spelling (`ipAddress`); an entry that is no IP address is not believed.
+    const address = index >= 0 ? ipAddress(forwarded[index]!) : undefined;
+    if (address !== undefined) return address;
   }
   return request.remoteAddress ?? '';
 }

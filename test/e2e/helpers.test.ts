@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { clientAddress } from 'course-router';
-import { send, servedApp } from '../_utils.js';
+import { httpRequest, send, servedApp } from '../_utils.js';
 
 const ROUTES = `
 import { clientAddress, Course, input, removeParam, request, requestLimit, requestRepeat, toRoute, url } from 'course-router';
@@ -253,6 +253,40 @@ describe('requestLimit and requestRepeat', () => {
     expect(() => clientAddress()).toThrow(
       'course: clientAddress() is only available while a request is served',
     );
+  });
+
+  it('a proxy-reported address counts in one spelling; an entry that is no address is not believed', async () => {
+    const seen = async (forwarded: string) =>
+      JSON.parse(
+        (
+          await send(app.served, 'GET', '/ip', {
+            headers: { 'x-forwarded-for': `203.0.113.9, ${forwarded}` },
+          })
+        ).body,
+      )[0];
+    for (const spelling of ['7.7.7.7', '007.7.7.7', '0x7.7.7.7', '7.7.7.7:5000', '::ffff:7.7.7.7'])
+      expect(await seen(spelling), spelling).toBe('7.7.7.7');
+    expect(await seen('[2001:DB8:0::0:1]:443')).toBe('2001:db8::1');
+    // No address: the client is the connection's peer, the proxy.
+    for (const garbage of ['unknown', 'example.com', '1.2.3.4/x', 'a@1.2.3.4', '256.1.1.1']) {
+      const answer = await httpRequest(app.served.base, 'GET', '/ip', {
+        'x-forwarded-for': `203.0.113.9, ${garbage}`,
+      });
+      expect(JSON.parse(answer.body)[0], garbage).toBe('127.0.0.1');
+    }
+  });
+
+  it('the spellings of one address share its limit', async () => {
+    const call = async (ip: string) =>
+      (
+        await app.served.app.fetch(
+          new Request('http://localhost/limit', { headers: { 'x-forwarded-for': ip } }),
+        )
+      ).text();
+    const answers = [];
+    for (const ip of ['198.51.100.77', '0xc6.51.100.77', '[::ffff:c633:644d]:80'])
+      answers.push(await call(ip));
+    expect(answers).toEqual(['ok', 'ok', 'limited']);
   });
 
   it('limits per client: the 3rd call of one client is limited, another client is not', async () => {
