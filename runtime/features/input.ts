@@ -284,8 +284,10 @@ function checkMultipart(type: string, bytes: Buffer): void {
       }
       if (name !== 'content-type') continue;
       if (++types > 1) throw new HttpException(400, 'Two Content-Type lines in a multipart part');
-      // An empty charset names none: busboy would read the part as UTF-8.
-      if (readable(parameters(line.slice(colon + 1)), 400).get('charset') === '')
+      // An empty charset names none: busboy would read the part as UTF-8. `x-user-defined` is
+      // one Bun's and Deno's `TextDecoder` know and Node's does not: refused on every runtime.
+      const charset = readable(parameters(line.slice(colon + 1)), 400).get('charset');
+      if (charset === '' || charset === 'x-user-defined')
         throw new HttpException(400, 'Multipart field in an unknown charset');
     }
     at = bytes.indexOf(delimiter, end);

@@ -205,6 +205,21 @@ export async function exchange(port: number): Promise<(Seen & { request: string 
       '',
     ].join('\r\n'),
   );
+  // A charset Bun's and Deno's `TextDecoder` know and Node's does not.
+  await ask(
+    'POST',
+    '/upload',
+    { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    [
+      `--${boundary}`,
+      'Content-Disposition: form-data; name="note"',
+      'Content-Type: text/plain; charset=x-user-defined',
+      '',
+      'caf\xe9',
+      `--${boundary}--`,
+      '',
+    ].join('\r\n'),
+  );
   await ask('GET', '/old');
   const page = await ask('GET', '/page');
   const token = /value="([^"]+)"/.exec(page.body)?.[1] ?? '';
