@@ -1,6 +1,6 @@
 import { suggestion } from 'course-router/internal';
 import { Node } from './_ts-morph.js';
-import type { ClassRef, RouteDefinition } from 'course-router/internal';
+import type { ClassRef, ResourceAction, RouteDefinition } from 'course-router/internal';
 import { findClass, parses } from './classes.js';
 import type { ResolvedConfig } from './config.js';
 import type { Diagnostics } from './errors.js';
@@ -9,16 +9,23 @@ import { namespaceOf } from './normalize.js';
 import type { FoundClass, SourceIndex } from './source-index.js';
 import { checkBuilderWhere } from './where-names.js';
 
-/** The seven resource routes (CONTRACT 5.5), in an order where `create` is not taken for an id. */
-const RESOURCE: readonly [action: string, verbs: string[], suffix: string][] = [
-  ['index', ['GET'], ''],
-  ['create', ['GET'], '/create'],
-  ['store', ['POST'], ''],
-  ['show', ['GET'], '/{id}'],
-  ['edit', ['GET'], '/{id}/edit'],
-  ['update', ['PUT', 'PATCH'], '/{id}'],
-  ['destroy', ['DELETE'], '/{id}'],
-];
+/**
+ * The verbs and URL suffix of each of the seven resource routes (CONTRACT 5.5), by the action
+ * `ResourceAction` names (tsc holds the two to the same names), in an order where `create` is
+ * not taken for an id.
+ */
+const ROUTES: { readonly [A in ResourceAction]: readonly [verbs: string[], suffix: string] } = {
+  index: [['GET'], ''],
+  create: [['GET'], '/create'],
+  store: [['POST'], ''],
+  show: [['GET'], '/{id}'],
+  edit: [['GET'], '/{id}/edit'],
+  update: [['PUT', 'PATCH'], '/{id}'],
+  destroy: [['DELETE'], '/{id}'],
+};
+const RESOURCE = Object.entries(ROUTES).map(
+  ([action, [verbs, suffix]]) => [action, verbs, suffix] as const,
+);
 
 // Other words for the actions, which a misspelling's distance does not reach.
 const ACTION_WORDS: Record<string, string> = {
