@@ -190,35 +190,26 @@ export async function exchange(port: number): Promise<(Seen & { request: string 
   await ask('GET', '/who', { host: 'acme.example.test' });
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
   await ask('POST', '/form', form, 'name=ann+lee&list[]=1&list[]=2');
-  const boundary = 'course-boundary';
-  await ask(
-    'POST',
-    '/upload',
-    { 'content-type': `multipart/form-data; boundary=${boundary}` },
-    [
-      `--${boundary}`,
-      'Content-Disposition: form-data; name="file"; filename="notes.txt"',
-      'Content-Type: text/plain',
-      '',
-      'hello from a file',
-      `--${boundary}--`,
-      '',
-    ].join('\r\n'),
+  // One part, posted to /upload as a multipart body.
+  const upload = (...part: string[]) =>
+    ask(
+      'POST',
+      '/upload',
+      { 'content-type': 'multipart/form-data; boundary=course-boundary' },
+      ['--course-boundary', ...part, '--course-boundary--', ''].join('\r\n'),
+    );
+  await upload(
+    'Content-Disposition: form-data; name="file"; filename="notes.txt"',
+    'Content-Type: text/plain',
+    '',
+    'hello from a file',
   );
   // A charset Bun's and Deno's `TextDecoder` know and Node's does not.
-  await ask(
-    'POST',
-    '/upload',
-    { 'content-type': `multipart/form-data; boundary=${boundary}` },
-    [
-      `--${boundary}`,
-      'Content-Disposition: form-data; name="note"',
-      'Content-Type: text/plain; charset=x-user-defined',
-      '',
-      'caf\xe9',
-      `--${boundary}--`,
-      '',
-    ].join('\r\n'),
+  await upload(
+    'Content-Disposition: form-data; name="note"',
+    'Content-Type: text/plain; charset=x-user-defined',
+    '',
+    'caf\xe9',
   );
   await ask('GET', '/old');
   const page = await ask('GET', '/page');
