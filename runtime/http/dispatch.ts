@@ -93,14 +93,11 @@ function serve(scope: Scope): Outcome | Promise<Outcome> {
   const target = resolveTarget(table, request.method, request.target, hostOf(context));
   if (target === undefined) return statusResponse(new HttpException(400), options, request);
   request.path = target.path;
-  let outcome: Outcome | Promise<Outcome>;
   try {
-    outcome = route(context, 0, target);
+    return route(context, 0, target, scope);
   } catch (error) {
     return released(scope, fail(error, context, 0));
   }
-  if (!(outcome instanceof Promise)) return outcome;
-  return released(scope, outcome, true);
 }
 
 /**
@@ -167,11 +164,16 @@ async function spoof(request: CourseRequest, options: StartOptions): Promise<voi
   if (method && SPOOFABLE.has(method)) request.method = method;
 }
 
-/** Routes the request; `target`: its path and route, when `resolveTarget` found them already. */
+/**
+ * Routes the request; `target`: its path and route, when `resolveTarget` found them already.
+ * With `scope` (the request's first route), a promise it returns gives its error to `fail` and
+ * empties `scope` once it settles (`released`); without, its caller does both.
+ */
 function route(
   context: RequestContext,
   depth: number,
   target?: ResolvedTarget,
+  scope?: Scope,
 ): Outcome | Promise<Outcome> {
   const { table, options, request, response } = context;
   const hit =
@@ -202,8 +204,11 @@ function route(
     table.csrfVerifier !== undefined ||
     hit.route.middleware.length > 0
   )
-    return guarded(context, hit, depth);
-  return finish(context, hit.route.call(hit.params), depth);
+    return guarded(context, hit, depth, scope);
+  const outcome = finish(context, hit.route.call(hit.params), depth);
+  return scope !== undefined && outcome instanceof Promise
+    ? released(scope, outcome, true)
+    : outcome;
 }
 
 function paramLimit(options: StartOptions): number {
@@ -239,28 +244,42 @@ function routeFor(context: RequestContext): (method: string) => MatchHit | undef
 /**
  * The CSRF check, body and middleware of a matched request, then its callback. The CSRF check
  * comes first: a request it refuses for its origin or token costs no body read or parse (it
- * reads the body itself when the token is a form field).
+ * reads the body itself when the token is a form field). With `scope`, it does what `released`
+ * does, itself: an `async` function fewer for each request with a body.
  */
-async function guarded(context: RequestContext, hit: MatchHit, depth: number): Promise<Outcome> {
+async function guarded(
+  context: RequestContext,
+  hit: MatchHit,
+  depth: number,
+  scope: Scope | undefined,
+): Promise<Outcome> {
   const { table, options, request, response } = context;
-  if (table.csrfVerifier) await new table.csrfVerifier().handle(request as never);
-  if (BODY_METHODS.has(request.originalMethod)) await request.loadInput(options.multipartLimit);
-  const middleware = hit.route.middleware;
-  for (let i = 0; i < middleware.length; i++) {
-    const entry = middleware[i]!;
-    // A value is not awaited: each `await` is a promise and a turn of the microtask queue.
-    const use = new entry.use();
-    // A call without a spread when the middleware takes no arguments: the common case.
-    let stop: unknown =
-      entry.args.length === 0
-        ? use.handle(request as never)
-        : use.handle(request as never, ...entry.args);
-    if (isThenable(stop)) stop = await stop;
-    if (pendingRewrite(request)) return rewrite(context, depth);
-    if (stop !== undefined && stop !== null) return applyResult(stop, response);
+  try {
+    if (table.csrfVerifier) await new table.csrfVerifier().handle(request as never);
+    if (BODY_METHODS.has(request.originalMethod)) await request.loadInput(options.multipartLimit);
+    const middleware = hit.route.middleware;
+    for (let i = 0; i < middleware.length; i++) {
+      const entry = middleware[i]!;
+      // A value is not awaited: each `await` is a promise and a turn of the microtask queue.
+      const use = new entry.use();
+      // A call without a spread when the middleware takes no arguments: the common case.
+      let stop: unknown =
+        entry.args.length === 0
+          ? use.handle(request as never)
+          : use.handle(request as never, ...entry.args);
+      if (isThenable(stop)) stop = await stop;
+      if (pendingRewrite(request)) return await rewrite(context, depth);
+      if (stop !== undefined && stop !== null) return applyResult(stop, response);
+    }
+    const value: unknown = hit.route.call(hit.params);
+    const outcome = finish(context, isThenable(value) ? await value : value, depth);
+    return outcome instanceof Promise ? await outcome : outcome;
+  } catch (error) {
+    if (scope === undefined) throw error;
+    return await fail(error, context, 0);
+  } finally {
+    if (scope !== undefined) scope.context = undefined;
   }
-  const value: unknown = hit.route.call(hit.params);
-  return finish(context, isThenable(value) ? await value : value, depth);
 }
 
 /** The outcome of a callback's value (awaited when it is a promise), or of its rewrite. */
