@@ -137,14 +137,13 @@ export function input(
  */
 export function parseBody(request: CourseRequest, multipartLimit: number): Promise<ParsedBody> {
   try {
-    const type = request.contentType().toLowerCase();
-    const media = mediaType(type);
+    const media = request.mediaType();
     if (media === 'application/x-www-form-urlencoded') {
-      checkCharset(type);
+      checkCharset(request.contentType());
       return request.body().then((bytes) => fields(request, parseFields(utf8(bytes))));
     }
     if (media === 'application/json' || JSON_SUFFIX.test(media)) {
-      checkCharset(type);
+      checkCharset(request.contentType());
       return request.body().then((bytes) => fields(request, jsonFields(utf8(bytes))));
     }
     if (media === 'multipart/form-data') {
@@ -184,9 +183,8 @@ export function mediaType(contentType: string): string {
   return media.trim().toLowerCase();
 }
 
-/** Whether a `Content-Type` is a form's: urlencoded or multipart. */
-export function isForm(contentType: string): boolean {
-  const media = mediaType(contentType);
+/** Whether a media type (`mediaType`'s) is a form's: urlencoded or multipart. */
+export function isForm(media: string): boolean {
   return media === 'application/x-www-form-urlencoded' || media === 'multipart/form-data';
 }
 

@@ -81,7 +81,7 @@ function serve(scope: Scope): Outcome | Promise<Outcome> {
   // A target or host over the parameter limit is normalised before any regex reads it (`find`).
   if (
     table.bootManagers?.length ||
-    (request.method === 'POST' && isForm(request.contentType())) ||
+    (request.method === 'POST' && isForm(request.mediaType())) ||
     request.target.length > paramLimit(options) ||
     (host !== undefined && host.length > paramLimit(options))
   ) {
@@ -120,7 +120,7 @@ async function prepared(context: RequestContext): Promise<Outcome> {
   const { table, options, request } = context;
   try {
     if (table.bootManagers?.length) await boot(table, request);
-    if (request.method === 'POST' && isForm(request.contentType())) {
+    if (request.method === 'POST' && isForm(request.mediaType())) {
       // A form is read for its `_method` only when a route could take it, and after the CSRF
       // check: a 404, a 405 or a cross-site form is refused before its body is read.
       const take = routeFor(context);

@@ -2,7 +2,12 @@ import { DEFAULT_BODY_LIMIT } from './body.js';
 import { hostName, targetAuthority } from './host.js';
 import { queryOf } from './path.js';
 import { parseCookies, unsign } from '../features/cookies.js';
-import { DEFAULT_MULTIPART_LIMIT, parseBody, type ParsedBody } from '../features/input.js';
+import {
+  DEFAULT_MULTIPART_LIMIT,
+  mediaType,
+  parseBody,
+  type ParsedBody,
+} from '../features/input.js';
 import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import type { MatchHit, Params, RouteEntry } from '../types.js';
@@ -88,6 +93,7 @@ export class CourseRequest {
   #cookies: Map<string, string[]> | undefined;
   #attributes: Map<string, unknown> | undefined;
   #type: string | undefined;
+  #media: string | undefined;
 
   constructor(
     method: string,
@@ -141,6 +147,11 @@ export class CourseRequest {
   /** @internal The `Content-Type` header as sent, `''` when there is none; read once. */
   contentType(): string {
     return (this.#type ??= this.#source.header('content-type') ?? '');
+  }
+
+  /** @internal The media type of `Content-Type` (`mediaType`'s: `application/json`); read once. */
+  mediaType(): string {
+    return (this.#media ??= mediaType(this.contentType()));
   }
 
   /**
