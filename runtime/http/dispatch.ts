@@ -33,21 +33,35 @@ export interface BootRouter {
 /**
  * Serves one request: boot managers, match, CSRF, middleware, callback, and error handling.
  * A request that needs nothing asynchronous (no body, no middleware, a callback that returns
- * a value) is answered synchronously, without a promise.
+ * a value) is answered synchronously, without a promise. `settle` makes the adapter's answer of
+ * the outcome (a Fetch `Response`) inside the last step, rather than in a `then` of its own.
  */
 export function dispatch(
   table: RouteTable,
   options: StartOptions,
   request: CourseRequest,
-): Outcome | Promise<Outcome> {
+): Outcome | Promise<Outcome>;
+export function dispatch<T>(
+  table: RouteTable,
+  options: StartOptions,
+  request: CourseRequest,
+  settle: (outcome: Outcome) => T,
+): T | Promise<T>;
+export function dispatch(
+  table: RouteTable,
+  options: StartOptions,
+  request: CourseRequest,
+  settle: (outcome: Outcome) => unknown = same,
+): unknown {
   const response = new CourseResponse();
   if (options.bodyLimit !== undefined) request.bodyLimit = options.bodyLimit;
   const context: RequestContext = { table, options, request, response };
-  const scope: Scope = { context };
+  const scope: Served = { context, settle };
   const outcome = storage.run(scope, serve, scope);
-  // A promise lets the context go itself, once it settles (`serve`).
-  if (!(outcome instanceof Promise)) scope.context = undefined;
-  return outcome;
+  // A promise settles and lets the context go itself (`serve`).
+  if (outcome instanceof Promise) return outcome;
+  scope.context = undefined;
+  return settle(outcome);
 }
 
 /** The response for a request that never reached the router (a malformed target). */
@@ -56,6 +70,13 @@ export function badRequest(status = 400): CourseResponse {
 }
 
 // --- internal ---
+
+/** The store of a request being served, with what makes the adapter's answer of its outcome. */
+interface Served extends Scope {
+  readonly settle: (outcome: Outcome) => unknown;
+}
+
+const same = (outcome: Outcome): Outcome => outcome;
 
 // A rewrite may lead to another; past this many the request fails instead of looping.
 const MAX_REWRITES = 5;
@@ -68,8 +89,11 @@ export const MAX_PARAM_LENGTH = 1000;
 export const MAX_TARGET_LENGTH = 8 * 1024;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Serves the request of `scope`; a promise it returns empties the scope once it settles. */
-function serve(scope: Scope): Outcome | Promise<Outcome> {
+/**
+ * Serves the request of `scope`; a promise it returns has the adapter's answer (`settle`) and
+ * empties the scope once it settles.
+ */
+function serve(scope: Served): Outcome | Promise<unknown> {
   const context = scope.context!;
   const { table, options, request } = context;
   const host = request.authority();
@@ -101,15 +125,20 @@ function serve(scope: Scope): Outcome | Promise<Outcome> {
 }
 
 /**
- * `outcome`, the scope emptied once it settles; its error goes to `fail` first when `failed`.
- * An `async` function rather than `then` callbacks: no closure is made for each request.
+ * The adapter's answer of `outcome`, the scope emptied once it settles; its error goes to `fail`
+ * first when `failed`. An `async` function rather than `then` callbacks: no closure is made for
+ * each request.
  */
-async function released(scope: Scope, outcome: Promise<Outcome>, failed = false): Promise<Outcome> {
+async function released(
+  scope: Served,
+  outcome: Promise<Outcome>,
+  failed = false,
+): Promise<unknown> {
   try {
-    return await outcome;
+    return scope.settle(await outcome);
   } catch (error) {
     if (!failed) throw error;
-    return await fail(error, scope.context!, 0);
+    return scope.settle(await fail(error, scope.context!, 0));
   } finally {
     scope.context = undefined;
   }
@@ -166,15 +195,23 @@ async function spoof(request: CourseRequest, options: StartOptions): Promise<voi
 
 /**
  * Routes the request; `target`: its path and route, when `resolveTarget` found them already.
- * With `scope` (the request's first route), a promise it returns gives its error to `fail` and
- * empties `scope` once it settles (`released`); without, its caller does both.
+ * With `scope` (the request's first route), a promise it returns gives its error to `fail`,
+ * holds the adapter's answer (`settle`) and empties `scope` once it settles (`released`);
+ * without, its caller does all three.
  */
+function route(context: RequestContext, depth: number): Outcome | Promise<Outcome>;
+function route(
+  context: RequestContext,
+  depth: number,
+  target: ResolvedTarget,
+  scope: Served,
+): Outcome | Promise<unknown>;
 function route(
   context: RequestContext,
   depth: number,
   target?: ResolvedTarget,
-  scope?: Scope,
-): Outcome | Promise<Outcome> {
+  scope?: Served,
+): Outcome | Promise<unknown> {
   const { table, options, request, response } = context;
   const hit =
     target !== undefined
@@ -245,20 +282,21 @@ function routeFor(context: RequestContext): (method: string) => MatchHit | undef
  * The CSRF check, body and middleware of a matched request, then its callback. The CSRF check
  * comes first: a request it refuses for its origin or token costs no body read or parse (it
  * reads the body itself when the token is a form field). With `scope`, it does what `released`
- * does, itself: an `async` function fewer for each request with a body.
+ * does, itself: no other promise for each request with a body.
  */
 async function guarded(
   context: RequestContext,
   hit: MatchHit,
   depth: number,
-  scope: Scope | undefined,
-): Promise<Outcome> {
+  scope: Served | undefined,
+): Promise<unknown> {
   const { table, options, request, response } = context;
   try {
     if (table.csrfVerifier) await new table.csrfVerifier().handle(request as never);
     if (BODY_METHODS.has(request.originalMethod)) await request.loadInput(options.multipartLimit);
+    let outcome: Outcome | undefined;
     const middleware = hit.route.middleware;
-    for (let i = 0; i < middleware.length; i++) {
+    for (let i = 0; i < middleware.length && outcome === undefined; i++) {
       const entry = middleware[i]!;
       // A value is not awaited: each `await` is a promise and a turn of the microtask queue.
       const use = new entry.use();
@@ -268,15 +306,18 @@ async function guarded(
           ? use.handle(request as never)
           : use.handle(request as never, ...entry.args);
       if (isThenable(stop)) stop = await stop;
-      if (pendingRewrite(request)) return await rewrite(context, depth);
-      if (stop !== undefined && stop !== null) return applyResult(stop, response);
+      if (pendingRewrite(request)) outcome = await rewrite(context, depth);
+      else if (stop !== undefined && stop !== null) outcome = applyResult(stop, response);
     }
-    const value: unknown = hit.route.call(hit.params);
-    const outcome = finish(context, isThenable(value) ? await value : value, depth);
-    return outcome instanceof Promise ? await outcome : outcome;
+    if (outcome === undefined) {
+      const value: unknown = hit.route.call(hit.params);
+      const done = finish(context, isThenable(value) ? await value : value, depth);
+      outcome = done instanceof Promise ? await done : done;
+    }
+    return scope === undefined ? outcome : scope.settle(outcome);
   } catch (error) {
     if (scope === undefined) throw error;
-    return await fail(error, context, 0);
+    return scope.settle(await fail(error, context, 0));
   } finally {
     if (scope !== undefined) scope.context = undefined;
   }

@@ -86,10 +86,8 @@ function respond(
       ? Promise.resolve(outcome).then(head ? headResponse : fullResponse)
       : logged(log, request, started, outcome, head);
   }
-  const outcome = dispatch(table, options, request);
-  if (!(outcome instanceof Promise)) return toResponse(outcome, head);
   // Module functions, not a closure for each request.
-  return outcome.then(head ? headResponse : fullResponse);
+  return dispatch(table, options, request, head ? headResponse : fullResponse);
 }
 
 const fullResponse = (outcome: Outcome): Response => toResponse(outcome, false);
