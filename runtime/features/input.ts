@@ -329,7 +329,8 @@ function sourceOf(
 ): Record<string, unknown> | undefined {
   if (source === 'post') return request.parsed?.post;
   if (source === 'file') return request.parsed?.files;
-  return source === 'get' ? queryOf(request) : undefined;
+  // No query: nothing to parse for a key that cannot be there.
+  return source === 'get' && request.query !== '' ? queryOf(request) : undefined;
 }
 
 function blank(value: unknown): boolean {

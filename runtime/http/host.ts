@@ -27,7 +27,8 @@ export function targetAuthority(target: string): string | undefined {
 
 /** The authority of an http(s) URL whose path begins at `start` (`pathStart`); may be empty. */
 export function authorityBefore(url: string, start: number): string {
-  return url.slice(url.indexOf('//') + 2, start);
+  // After `http://` or `https://`, the schemes `pathStart` takes.
+  return url.slice(url.charCodeAt(4) === 58 /* : */ ? 7 : 8, start);
 }
 
 /**
