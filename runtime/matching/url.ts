@@ -165,13 +165,39 @@ const regexes = new WeakMap<object, RegExp>();
  * for a value holding them, decoded too (`decodedPasses`).
  */
 function takes(part: Exclude<UrlPart, string>, value: string): boolean {
-  const source = part[3];
-  if (source === undefined) return true;
+  if (part[3] === undefined) return true;
+  return passes(regexOf(part), value.replaceAll('%', '%25').replaceAll('/', '%2F'), value);
+}
+
+/** `regex` takes a value as the router tests it (`seen`) and, when that differs, decoded. */
+function passes(regex: RegExp, seen: string, value: string): boolean {
+  return regex.test(seen) && (seen === value || regex.test(value));
+}
+
+/** The whole-value regex of a placeholder's `where()` pattern, made once. */
+function regexOf(part: Exclude<UrlPart, string>): RegExp {
   let regex = regexes.get(part);
   if (regex === undefined)
-    regexes.set(part, (regex = new RegExp(`^(?:${source})$`, part[4] ? 'iu' : 'u')));
-  const seen = value.replaceAll('%', '%25').replaceAll('/', '%2F');
-  return regex.test(seen) && (seen === value || regex.test(value));
+    regexes.set(part, (regex = new RegExp(`^(?:${part[3]})$`, part[4] ? 'iu' : 'u')));
+  return regex;
+}
+
+/**
+ * `value` as the URL writes it, percent-encoded; `undefined` when the route would not take it
+ * (`takes`). Its `/` stay the separators they are when the parameter's regex takes the value so
+ * (`where('path', '.*')`: `css/site.css`, which `ServeStatic` serves, where `css%2Fsite.css` is
+ * a 404) and no segment of it is empty, `.` or `..`; otherwise each is `%2F`.
+ */
+function written(part: Exclude<UrlPart, string>, value: string): string | undefined {
+  const segments = value.split('/');
+  if (
+    segments.length > 1 &&
+    part[3] !== undefined &&
+    segments.every((segment) => segment !== '' && segment !== '.' && segment !== '..') &&
+    passes(regexOf(part), value.replaceAll('%', '%25'), value)
+  )
+    return segments.map(encodeURIComponent).join('/');
+  return takes(part, value) ? encodeURIComponent(value) : undefined;
 }
 
 /** Fills templates in turn (host, then path), taking positional values in that order. */
@@ -207,12 +233,13 @@ function filler(
         );
       }
       const text = String(value);
-      if (!takes(part, text)) {
+      const encoded = written(part, text);
+      if (encoded === undefined) {
         throw new Error(
           `course: url(${JSON.stringify(name)}) gives "${param}" the value ${JSON.stringify(text)}, which its route does not match (${part[3]}): the URL would not reach the route`,
         );
       }
-      out += separator + encodeURIComponent(text);
+      out += separator + encoded;
     }
     return out;
   };

@@ -195,6 +195,22 @@ describe("url() and the route's regexes", () => {
   });
 });
 
+describe("url() and a parameter's slashes", () => {
+  it('keeps them as separators when the regex takes them so, else writes %2F', async () => {
+    expect(buildUrl(table, 'file', { name: 'css/site.css' })).toBe('/file/css/site.css');
+    expect(buildUrl(table, 'file', { name: 'a b/c%d' })).toBe('/file/a%20b/c%25d');
+    // A segment that would be empty, `.` or `..` keeps the slashes encoded.
+    for (const [name, built] of [
+      ['a//b', '/file/a%2F%2Fb'],
+      ['a/..', '/file/a%2F..'],
+      ['/a', '/file/%2Fa'],
+    ])
+      expect(buildUrl(table, 'file', { name }), name).toBe(built);
+    for (const name of ['css/site.css', 'a b/c%d', 'a//b', '/a', 'a/./b'])
+      expect((await get(buildUrl(table, 'file', { name }))).body, name).toBe(`file:${name}`);
+  });
+});
+
 describe('url() and dot segments', () => {
   it('refuses "." and ".." as a whole segment, which every client resolves away', async () => {
     expect(() => buildUrl(table, 'file', { name: '..' })).toThrow(

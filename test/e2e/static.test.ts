@@ -48,8 +48,9 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 const state = servedApp({
   'routes.ts': `
-import { Course } from 'course-router';
-Course.get('/assets/{path?}', () => 'never').where('path', '.*').addMiddleware('Middleware\\\\Assets');
+import { Course, url } from 'course-router';
+Course.get('/assets/{path?}', () => 'never').where('path', '.*').addMiddleware('Middleware\\\\Assets').name('assets');
+Course.get('/link', () => url('assets', { path: 'sub/index.html' }));
 Course.get('/app/{path?}', () => 'app shell').where('path', '.*').addMiddleware('Middleware\\\\Shell');
 Course.get('/secret.txt', () => 'the route, not the file');
 `,
@@ -84,6 +85,13 @@ async function viaFetch(target: string, headers: Record<string, string> = {}) {
 }
 
 describe('serving', () => {
+  it("a link url() builds to a file in a sub-folder reaches it: the path's slashes stay", async () => {
+    const link = (await raw('/link')).body.toString();
+    expect(link).toBe('/assets/sub/index.html');
+    const answer = await raw(link);
+    expect([answer.status, answer.body.toString()]).toEqual([200, '<h1>sub</h1>']);
+  });
+
   it('a file, with its type, validators, caching and length; alike through Fetch', async () => {
     const answer = await raw('/assets/hello.txt');
     expect(answer.status).toBe(200);
