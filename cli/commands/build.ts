@@ -56,7 +56,9 @@ export async function runBuild(options: BuildCommandOptions, out: Output): Promi
         ...(missing.length > 0 ? [`${listed(missing)} ${verbFor(missing)} missing`] : []),
         ...(outdated.length > 0 ? [`${listed(outdated)} ${verbFor(outdated)} out of date`] : []),
       ];
-      out.error(`${said.join('; ')}: run \`course build\` and commit it`);
+      out.error(
+        `${said.join('; ')}: run \`course build\` and commit ${result.stale.length > 1 ? 'them' : 'it'}`,
+      );
       return 1;
     }
     const verb = result.closures === undefined ? 'is' : 'are';

@@ -205,6 +205,15 @@ describe('course build', () => {
         expect((await cli(['build', '--root', app])).code).toBe(0);
         expect(existsSync(sibling)).toBe(false);
         expect((await check()).code).toBe(0);
+        // A closure again: both modules to write, both to commit.
+        writeFile(app, 'routes.ts', ROUTES);
+        const both = await check();
+        expect([both.code, both.stderr]).toEqual([
+          1,
+          expect.stringMatching(
+            /is missing; \S*routes\.gen\.ts is out of date: .* commit them\n?$/,
+          ),
+        ]);
       } finally {
         removeApp(app);
       }
