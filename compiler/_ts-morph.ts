@@ -12,4 +12,10 @@ const tsMorph = requireCached('ts-morph', import.meta.url) as typeof TsMorph;
 export const { Node, Project, SyntaxKind, ts } = tsMorph;
 export type Node = TsMorph.Node;
 export type Project = TsMorph.Project;
-export type { CallExpression, Expression, ParameterDeclaration, SourceFile } from 'ts-morph';
+export type {
+  CallExpression,
+  Expression,
+  MethodDeclaration,
+  ParameterDeclaration,
+  SourceFile,
+} from 'ts-morph';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ts as Ts } from 'ts-morph';
-import { Node, ts, type ParameterDeclaration } from './_ts-morph.js';
+import { Node, ts, type MethodDeclaration, type ParameterDeclaration } from './_ts-morph.js';
 import type { SourceLocation } from 'course-router/internal';
 import type { Diagnostics } from './errors.js';
 import type { RouteDraft } from './normalize.js';
@@ -158,6 +158,47 @@ function findMethod(classNode: Node, method: string): HandlerDeclaration | undef
 }
 
 const cache = new WeakMap<Node, Declared[] | undefined>();
+
+/**
+ * Whether a method may return a boolean (or a promise of one): a middleware's `handle` that
+ * does answers the request with it (`true` sent as the page), where the author meant "go on".
+ */
+export function mayReturnBoolean(declaration: HandlerDeclaration, index: SourceIndex): boolean {
+  if (!Node.isMethodDeclaration(declaration)) return false;
+  const checker = index.project.getTypeChecker().compilerObject;
+  return returnedTypes(declaration, checker).some((type) =>
+    (type.isUnion() ? type.types : [type]).some(
+      (member) => (member.flags & ts.TypeFlags.BooleanLike) !== 0,
+    ),
+  );
+}
+
+/**
+ * The types of what a method returns, a promise's value for an `async` one or one declared
+ * `Promise<T>`: from its declared type, else from its `return` statements (the build's program
+ * leaves the library's `Promise` unresolved, so an inferred `Promise<boolean>` is no type).
+ */
+function returnedTypes(declaration: MethodDeclaration, checker: Ts.TypeChecker): Ts.Type[] {
+  const node = declaration.getReturnTypeNode();
+  if (node !== undefined) {
+    const promised =
+      Node.isTypeReference(node) && /^(?:Promise|PromiseLike)$/.test(node.getTypeName().getText());
+    return (promised ? node.getTypeArguments() : [node]).map((type) =>
+      checker.getTypeFromTypeNode(type.compilerNode),
+    );
+  }
+  if (!declaration.isAsync()) {
+    const signature = checker.getSignatureFromDeclaration(declaration.compilerNode);
+    return signature === undefined ? [] : [checker.getReturnTypeOfSignature(signature)];
+  }
+  return declaration
+    .getDescendantsOfKind(ts.SyntaxKind.ReturnStatement)
+    .filter((statement) => statement.getFirstAncestor(isFunctionLike) === declaration)
+    .flatMap((statement) => {
+      const value = statement.getExpression();
+      return value === undefined ? [] : [checker.getTypeAtLocation(value.compilerNode)];
+    });
+}
 
 function declaredParams(declaration: Node, index: SourceIndex): Declared[] | undefined {
   if (cache.has(declaration)) return cache.get(declaration);

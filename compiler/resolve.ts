@@ -5,6 +5,7 @@ import { checkMethod, findClass, parses, resolveReference, valueLocation } from 
 import { closureDeps, locationOf } from './closures.js';
 import {
   checkHandlerParams,
+  mayReturnBoolean,
   deliveredOf,
   isFunctionLike,
   methodDeclaration,
@@ -121,6 +122,13 @@ class ReferenceCache {
       what: `the argument ${JSON.stringify(arg)}`,
     }));
     const label = `${middleware.label} (middleware ${found.name}.handle)`;
+    if (mayReturnBoolean(declaration, this.index))
+      this.diagnostics.error(
+        'E_HANDLER',
+        `${label} returns a boolean: a middleware that returns anything but undefined or null answers the request with it (true would be sent as the page)`,
+        valueLocation(reference.site, this.index),
+        'return nothing to let the request go on, or a response to stop it (response().httpCode(403).write(...))',
+      );
     checkHandlerParams(
       label,
       declaration,

@@ -38,7 +38,21 @@ Course.get('/l/{id}', 'Shop@ok').addMiddleware('Middleware\\\\Role');
 Course.group({ prefix: '/n/{org}' }, () => {
   Course.get('/p/{pid?}', (org, pid) => org + pid);
 });
+Course.get('/q', () => 'q').addMiddleware('Middleware\\\\Gate');
+Course.get('/r', () => 'r').addMiddleware('Middleware\\\\LateGate');
 `;
+
+// Guards that answer "go on" with true: a middleware's value answers the request.
+const GATES = {
+  'app/Middleware/Gate.ts': `export class Gate {
+  handle(request: { getHeader(name: string): string | undefined }) { return request.getHeader('x-ok') === 'yes'; }
+}
+`,
+  'app/Middleware/LateGate.ts': `export class LateGate {
+  async handle(): Promise<boolean | undefined> { return undefined; }
+}
+`,
+};
 
 const CORRECT = `import { Course } from 'course-router';
 Course.get('/a/{id}', 'Shop@ok');
@@ -62,6 +76,7 @@ async function run(routes: string) {
     'routes.ts': routes,
     'app/Components/Controller/Shop.ts': SHOP,
     'app/Middleware/Role.ts': ROLE,
+    ...GATES,
   });
   const result = await cli(['build', '--root', dir]);
   return { dir, stderr: result.stderr, code: result.code };
@@ -81,7 +96,7 @@ const SHOP_FILE = 'app/Components/Controller/Shop.ts';
 describe('a handler parameter that cannot take what the route gives is a build error', () => {
   it('fails the build, every mismatch reported at once', () => {
     expect(failing.code).toBe(1);
-    expect(failing.stderr).toContain('build failed: 12 errors');
+    expect(failing.stderr).toContain('build failed: 14 errors');
   });
 
   it("'Class@method': a parameter typed number, at the route call and the method's declaration", () => {
@@ -141,6 +156,15 @@ describe('a handler parameter that cannot take what the route gives is a build e
     expect(failing.stderr).toMatch(
       /routes\.ts:15:\d+: error E_HANDLER: Middleware\\Role \(middleware Role\.handle\): its parameter level is required, but the middleware is given none \(declared at app\/Middleware\/Role\.ts:2:28\)\n {2}hint: give it after a colon in the middleware's name \('Name:value'\), or make it optional/,
     );
+  });
+
+  it('a middleware whose handle() returns a boolean, or a promise of one', () => {
+    expect(failing.stderr).toMatch(
+      /routes\.ts:19:\d+: error E_HANDLER: Middleware\\Gate \(middleware Gate\.handle\) returns a boolean: a middleware that returns anything but undefined or null answers the request with it \(true would be sent as the page\)\n {2}hint: return nothing to let the request go on, or a response to stop it/,
+    );
+    expect(failing.stderr).toMatch(/routes\.ts:20:\d+: error E_HANDLER: Middleware\\LateGate /);
+    // Role's handle() returns a number: not this error.
+    expect(failing.stderr).not.toMatch(/Role.* returns a boolean/);
   });
 
   it('a closure requiring more than its group and route give', () => {
