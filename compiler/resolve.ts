@@ -71,6 +71,17 @@ export function resolveApp(
 
 // --- internal ---
 
+/** The first of `args` a `handle(request, ...)` declaration has no parameter for, if any. */
+function unusedArgument(
+  declaration: HandlerDeclaration,
+  args: readonly string[],
+): string | undefined {
+  if (!Node.isMethodDeclaration(declaration)) return undefined;
+  const params = declaration.getParameters().filter((p) => p.getName() !== 'this');
+  if (params.some((p) => p.isRestParameter())) return undefined;
+  return args[Math.max(0, params.length - 1)];
+}
+
 function argumentReference(entry: {
   value: SitedReference['value'];
   loc: SourceLocation;
@@ -122,23 +133,32 @@ class ReferenceCache {
       what: `the argument ${JSON.stringify(arg)}`,
     }));
     const label = `${middleware.label} (middleware ${found.name}.handle)`;
+    const site = valueLocation(reference.site, this.index);
     if (mayReturnBoolean(declaration, this.index))
       this.diagnostics.error(
         'E_HANDLER',
         `${label} returns a boolean: a middleware that returns anything but undefined or null answers the request with it (true would be sent as the page)`,
-        valueLocation(reference.site, this.index),
+        site,
         'return nothing to let the request go on, or a response to stop it (response().httpCode(403).write(...))',
       );
     checkHandlerParams(
       label,
       declaration,
       delivered,
-      valueLocation(reference.site, this.index),
+      site,
       this.config.root,
       this.index,
       this.diagnostics,
       1,
     );
+    const unused = unusedArgument(declaration, middleware.args);
+    if (unused !== undefined)
+      this.diagnostics.warn(
+        'E_HANDLER',
+        `${label} is given the argument ${JSON.stringify(unused)}, which its handle() has no parameter for: it is not used`,
+        site,
+        'declare a parameter for it after the request, or leave it out of the name',
+      );
   }
 
   all(

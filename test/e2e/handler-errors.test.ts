@@ -66,6 +66,7 @@ Course.group({ domain: '{account}.example.com' }, () => {
   Course.get('/team/{id}', (account, id) => account + id);
 });
 Course.get('/m', (first: string) => first).setMatch('/^\\\\/m\\\\/(\\\\w+)$/');
+Course.get('/n', () => 'n').addMiddleware('Middleware\\\\Open:admin');
 `;
 
 let failing: { dir: string; stderr: string; code: number };
@@ -77,6 +78,8 @@ async function run(routes: string) {
     'app/Components/Controller/Shop.ts': SHOP,
     'app/Middleware/Role.ts': ROLE,
     ...GATES,
+    'app/Middleware/Open.ts':
+      'export class Open {\n  handle(request: unknown) { return undefined; }\n}\n',
   });
   const result = await cli(['build', '--root', dir]);
   return { dir, stderr: result.stderr, code: result.code };
@@ -188,7 +191,13 @@ describe('correct handlers build; a parameter receiving another name is a warnin
   it('builds, the only warnings those of parameters named after another', () => {
     expect(correct.code, correct.stderr).toBe(0);
     expect(correct.stderr).not.toContain('error');
-    expect(correct.stderr.match(/warning E_HANDLER/g)).toHaveLength(1);
+    expect(correct.stderr.match(/warning E_HANDLER/g)).toHaveLength(2);
+  });
+
+  it('a middleware argument its handle() has no parameter for: not used, a warning', () => {
+    expect(correct.stderr).toMatch(
+      /routes\.ts:13:\d+: warning E_HANDLER: Middleware\\Open:admin \(middleware Open\.handle\) is given the argument "admin", which its handle\(\) has no parameter for: it is not used\n {2}hint: declare a parameter for it after the request, or leave it out of the name/,
+    );
   });
 
   it("names both: the method's parameter and the group's parameter it receives", () => {
