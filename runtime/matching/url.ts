@@ -96,9 +96,11 @@ export function buildUrl(
   const parts = Object.hasOwn(table.names, name) ? table.names[name] : undefined;
   if (parts === undefined) throw new Error(noRoute(table, name));
   const hostParts = table.hosts && Object.hasOwn(table.hosts, name) ? table.hosts[name] : undefined;
-  const fill = filler(name, params, () => [...(hostParts ?? []), ...parts]);
+  const route = () => [...(hostParts ?? []), ...parts];
+  const fill = filler(name, params, route);
   const host = hostParts ? fill(hostParts) : undefined;
   const path = fill(parts) || '/';
+  if (params) checkUnused(name, params, route());
   // A parameter that is a whole segment `.` or `..` has no URL: every client resolves the
   // segment away, also written `%2E%2E` (WHATWG URL), and so does the router.
   if (DOT_SEGMENT.test(path))
@@ -243,6 +245,38 @@ function filler(
     }
     return out;
   };
+}
+
+/**
+ * Throws for a value of `params` no placeholder of `route` takes: a key the route has no
+ * parameter for (a query value, which goes in `url()`'s third argument), or more values than
+ * it has parameters. Left unused, it would be dropped without a word.
+ */
+function checkUnused(
+  name: string,
+  params: Readonly<Record<string, unknown>> | readonly unknown[],
+  route: readonly UrlPart[],
+): void {
+  const names = route.flatMap((part) => (typeof part === 'string' ? [] : [part[0]]));
+  const at = `course: url(${JSON.stringify(name)})`;
+  if (Array.isArray(params)) {
+    if (params.length > names.length)
+      throw new Error(
+        `${at} is given ${params.length} values for the ${names.length} parameters of its route`,
+      );
+    return;
+  }
+  const record = params as Readonly<Record<string, unknown>>;
+  const extra = Object.keys(record).find(
+    (key) => !names.includes(key) && record[key] !== undefined,
+  );
+  if (extra === undefined) return;
+  const near = nearest(extra, names);
+  throw new Error(
+    `${at} is given "${extra}", which its route has no parameter for` +
+      (near ? ` (did you mean "${near}"?)` : '') +
+      `: a query value goes in the third argument, url(name, params, { ${extra}: … })`,
+  );
 }
 
 /** The error for a name no route has, with the near one when there is one. */

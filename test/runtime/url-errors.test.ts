@@ -27,6 +27,19 @@ describe('url() errors, for a server run without tsc', () => {
     );
   });
 
+  it('name a value no parameter takes: a query value, or one position too many', () => {
+    expect(() => buildUrl(table, 'posts.show', { year: 2024, slug: 'hi', page: 2 })).toThrow(
+      'course: url("posts.show") is given "page", which its route has no parameter for: a query value goes in the third argument, url(name, params, { page: … })',
+    );
+    expect(() => buildUrl(table, 'posts.show', [2024, 'hi', 'more'])).toThrow(
+      'course: url("posts.show") is given 3 values for the 2 parameters of its route',
+    );
+    // An undefined value is no value.
+    expect(buildUrl(table, 'posts.show', { year: 2024, slug: 'hi', page: undefined })).toBe(
+      buildUrl(table, 'posts.show', { year: 2024, slug: 'hi' }),
+    );
+  });
+
   it('keep the plain message when every key is the route’s, or the values are positional', () => {
     expect(() => buildUrl(table, 'posts.show', { year: 2024 })).toThrow(
       /^course: url\("posts.show"\) needs the parameter "slug"$/,
