@@ -2,31 +2,31 @@ import { Controller, type ResourceController } from 'course-router';
 
 /** Route it with `Course.resource('%%path%%', '%%name%%')`. */
 export class %%name%% extends Controller implements ResourceController {
-  index(): unknown {
+  index() {
     return [];
   }
 
-  create(): unknown {
+  create() {
     return 'create';
   }
 
-  store(): unknown {
+  store() {
     return 'store';
   }
 
-  show(id: string): unknown {
+  show(id: string) {
     return { id };
   }
 
-  edit(id: string): unknown {
+  edit(id: string) {
     return `edit ${id}`;
   }
 
-  update(id: string): unknown {
+  update(id: string) {
     return `update ${id}`;
   }
 
-  destroy(id: string): unknown {
+  destroy(id: string) {
     return `destroy ${id}`;
   }
 }
