@@ -109,6 +109,9 @@ function masked(token: string): string {
 function unmasked(given: string): string {
   if (!MASKED.test(given)) return given;
   const bytes = Buffer.from(given, 'base64url');
+  // Only the spelling `masked` writes: the last character's four spare bits set otherwise would
+  // be another string for the same token.
+  if (bytes.toString('base64url') !== given) return given;
   let token = '';
   for (let i = 0; i < TOKEN_BYTES; i++)
     token += (bytes[TOKEN_BYTES + i]! ^ bytes[i]!).toString(16).padStart(2, '0');
