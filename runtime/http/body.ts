@@ -64,7 +64,9 @@ export function readNodeBody(
       if (error) reject(error);
       else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
     };
-    const declared = Number(req.headers['content-length'] ?? 0);
+    // As the Fetch adapter reads it: node:http's parser refuses a malformed one, but node:http2's
+    // compatibility layer passes the header on as sent, and NaN held would unbound the budget.
+    const declared = declaredLength(req.headers['content-length'] ?? null) ?? 0;
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) return settle(payloadTooLarge());
@@ -74,6 +76,7 @@ export function readNodeBody(
     };
     // Once settled (the common case: `close` follows `end`), nothing is made.
     const broken = () => settled || settle(incomplete());
+    if (Number.isNaN(declared)) return settle(malformedLength());
     if (declared > limit) return settle(payloadTooLarge());
     if (!hold(declared, budget)) return settle(busy());
     held = declared;
@@ -146,7 +149,7 @@ export function readFetchBody(
   const declared = declaredLength(request.headers.get('content-length'));
   if (Number.isNaN(declared)) {
     request.body?.cancel().catch(() => {});
-    return Promise.reject(new HttpException(400, 'Malformed Content-Length'));
+    return Promise.reject(malformedLength());
   }
   if (declared !== undefined && declared > limit) {
     request.body?.cancel().catch(() => {});
@@ -270,6 +273,10 @@ function declaredLength(value: string | null): number | undefined {
 
 function payloadTooLarge(): HttpException {
   return closing(413);
+}
+
+function malformedLength(): HttpException {
+  return new HttpException(400, 'Malformed Content-Length');
 }
 
 // More bodies are arriving than `bodyMemoryLimit` holds: this one is not read.
