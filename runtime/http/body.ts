@@ -12,6 +12,8 @@ export const DEFAULT_REQUEST_TIMEOUT = 60_000;
 /** Default `bodyMemoryLimit`: the most bytes of bodies the process receives at once, 256 MiB. */
 export const DEFAULT_BODY_MEMORY = 256 * 1024 * 1024;
 
+const same = <T>(value: T): T => value;
+
 // Bytes of the bodies being received now, by every request of the process: each body is
 // bounded by its limit, and this bounds them all together (many stalled uploads).
 let receiving = 0;
@@ -36,17 +38,29 @@ const DRAIN_MS = 2000;
 const DRAINING = new WeakSet<object>();
 
 /**
- * Reads a `node:http` body up to `limit` bytes (writing the `100 Continue` a client awaits as
- * it starts, `sendContinue`); one that breaks off (the client went, the chunked
- * framing broke, a timeout) is a 400. Over the limit, a 413 at once that closes the connection:
+ * Reads a `node:http` body up to `limit` bytes, as its bytes or as `as` makes them (`utf8`)
+ * (writing the `100 Continue` a client awaits as it starts, `sendContinue`); one that breaks
+ * off (the client went, the chunked framing broke, a timeout) is a 400. Over the limit, a 413 at once that closes the connection:
  * the body is left paused, unread, and the adapter drops its rest (`dropRest`).
  */
 export function readNodeBody(
   req: IncomingMessage,
   limit: number,
+  budget?: number,
+): Promise<Uint8Array>;
+export function readNodeBody<T>(
+  req: IncomingMessage,
+  limit: number,
+  budget: number | undefined,
+  as: (bytes: Uint8Array) => T,
+): Promise<T>;
+export function readNodeBody(
+  req: IncomingMessage,
+  limit: number,
   budget = DEFAULT_BODY_MEMORY,
-): Promise<Uint8Array> {
-  if (req.readableEnded) return Promise.resolve(new Uint8Array(0));
+  as: (bytes: Uint8Array) => unknown = same,
+): Promise<unknown> {
+  if (req.readableEnded) return Promise.resolve(as(new Uint8Array(0)));
   if (req.destroyed) return Promise.reject(incomplete());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -62,7 +76,7 @@ export function readNodeBody(
       // Left paused, the body tells the adapter its rest is unread: the connection closes.
       if (!req.complete) req.pause();
       if (error) reject(error);
-      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      else resolve(as(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
     };
     // As the Fetch adapter reads it: node:http's parser refuses a malformed one, but node:http2's
     // compatibility layer passes the header on as sent, and NaN held would unbound the budget.
@@ -146,6 +160,92 @@ export function readFetchBody(
   timeout = DEFAULT_REQUEST_TIMEOUT,
   budget = DEFAULT_BODY_MEMORY,
 ): Promise<Uint8Array> {
+  return readFetch(request, limit, timeout, budget, BYTES);
+}
+
+/**
+ * `readFetchBody`'s body as `utf8` text. A body of declared length is read by the runtime's
+ * `text()`, which decodes it as `utf8` does: on Bun's and Deno's servers, a fraction of reading
+ * its bytes and decoding them here (1 to 3 µs less for a small JSON body on Deno).
+ */
+export function readFetchText(
+  request: Request,
+  limit: number,
+  timeout = DEFAULT_REQUEST_TIMEOUT,
+  budget = DEFAULT_BODY_MEMORY,
+): Promise<string> {
+  return readFetch(request, limit, timeout, budget, TEXT);
+}
+
+const UTF8 = new TextDecoder();
+
+/**
+ * A body's text: UTF-8, a leading byte order mark dropped, each malformed sequence a U+FFFD, as
+ * the Fetch API's `text()` reads a body on every runtime.
+ */
+export function utf8(bytes: Uint8Array): string {
+  return UTF8.decode(bytes);
+}
+
+// --- internal ---
+
+/** How a body is given: as the runtime reads one of declared length, and as its bytes read here. */
+interface Reading<T> {
+  read: (request: Request) => Promise<T>;
+  /** What `read` gave, as the body of `length` bytes; `undefined` when it cannot be that. */
+  take: (body: T, length: number) => T | undefined;
+  /** The body read from its stream; as its bytes when there is none. */
+  streamed?: (bytes: Uint8Array) => T;
+}
+
+const BYTES: Reading<Uint8Array> = {
+  read: bytesOf,
+  take: (bytes, length) => (bytes.byteLength === length ? bytes : undefined),
+};
+
+const TEXT: Reading<string> = {
+  read: (request) => request.text(),
+  // workerd's `text()` keeps a byte order mark: dropped here, as `utf8` drops it.
+  take: (text, length) => {
+    const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    return textFits(body, length) ? body : undefined;
+  },
+  streamed: utf8,
+};
+
+/**
+ * Whether `text` (`utf8`'s) can be a body of `length` bytes. A runtime's own server frames the
+ * body by its length; a `Request` an app makes may say anything. Its text does not show a byte
+ * order mark `utf8` dropped (3 bytes), nor how many bytes each U+FFFD replaced (1 to 3).
+ */
+function textFits(text: string, length: number): boolean {
+  let bytes = 0;
+  let replaced = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff) {
+      // A pair of surrogates (`utf8` makes no lone one): 4 bytes.
+      bytes += 4;
+      i++;
+    } else if (code === 0xfffd) {
+      bytes += 1;
+      replaced++;
+    } else bytes += 3;
+  }
+  return replaced === 0
+    ? length === bytes || length === bytes + 3
+    : length >= bytes && length <= bytes + 2 * replaced + 3;
+}
+
+function readFetch<T>(
+  request: Request,
+  limit: number,
+  timeout: number,
+  budget: number,
+  reading: Reading<T>,
+): Promise<T> {
   const declared = declaredLength(request.headers.get('content-length'));
   if (Number.isNaN(declared)) {
     request.body?.cancel().catch(() => {});
@@ -158,14 +258,15 @@ export function readFetchBody(
   // A declared length within the limit: the runtime reads it, and its framing holds the body to
   // it. `request.body` is not asked for: Bun makes a stream for it.
   if (declared !== undefined) {
-    if (hold(declared, budget)) return readDeclared(request, declared, timeout);
+    if (hold(declared, budget)) return readDeclared(request, declared, timeout, reading);
     request.body?.cancel().catch(() => {});
     return Promise.reject(busy());
   }
-  return readStream(request, limit, timeout, budget);
+  const streamed = readStream(request, limit, timeout, budget);
+  return reading.streamed === undefined
+    ? (streamed as Promise<T>)
+    : streamed.then(reading.streamed);
 }
-
-// --- internal ---
 
 /** A body of no declared length, read from its stream up to `limit` bytes. */
 async function readStream(
@@ -216,20 +317,26 @@ async function readStream(
 }
 
 /**
- * A body of `length` bytes (within the limit), read by the runtime (`bytesOf`): its own
- * reader, no stream reader and abort listener of ours. A client that goes breaks the stream: 400.
- * Past `timeout`, the 408 closes the connection, which ends the runtime's read (the stream,
- * locked by it, cannot be cancelled from here).
+ * A body of `length` bytes (within the limit), read by the runtime (`reading`): its own reader, no
+ * stream reader and abort listener of ours. A client that goes breaks the stream: 400. Past
+ * `timeout`, the 408 closes the connection, which ends the runtime's read (the stream, locked by
+ * it, cannot be cancelled from here).
  */
-function readDeclared(request: Request, length: number, timeout: number): Promise<Uint8Array> {
+function readDeclared<T>(
+  request: Request,
+  length: number,
+  timeout: number,
+  reading: Reading<T>,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = watch(timeout, () => reject(closing(408)));
-    bytesOf(request).then(
-      (bytes) => {
+    reading.read(request).then(
+      (body) => {
         // Held until the runtime has read it all: past a 408, it may go on receiving it.
         release(length);
         unwatch(timer);
-        if (bytes.byteLength === length) resolve(bytes);
+        const taken = reading.take(body, length);
+        if (taken !== undefined) resolve(taken);
         else reject(incomplete());
       },
       () => {

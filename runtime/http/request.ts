@@ -1,4 +1,4 @@
-import { DEFAULT_BODY_LIMIT } from './body.js';
+import { DEFAULT_BODY_LIMIT, utf8 } from './body.js';
 import { hostName, targetAuthority } from './host.js';
 import { queryOf } from './path.js';
 import { parseCookies, unsign } from '../features/cookies.js';
@@ -12,6 +12,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import type { MatchHit, Params, RouteEntry } from '../types.js';
 
+const ENCODER = new TextEncoder();
+
 /** Reads one request header by lower-case name. */
 export type HeaderReader = (name: string) => string | undefined;
 
@@ -19,6 +21,8 @@ export type HeaderReader = (name: string) => string | undefined;
 export interface RequestSource {
   header: HeaderReader;
   body: (limit: number) => Promise<Uint8Array>;
+  /** The body as `utf8` text, read once as `body` reads it. */
+  text: (limit: number) => Promise<string>;
   /** The peer's address, when the adapter knows it. */
   remoteAddress?: string;
   /** The connection is TLS (the request URL is https). */
@@ -89,6 +93,7 @@ export class CourseRequest {
   readonly #raw: IncomingMessage | Http2ServerRequest | Request;
   #search: URLSearchParams | undefined;
   #body: Promise<Uint8Array> | undefined;
+  #text: Promise<string> | undefined;
   #input: Promise<ParsedBody> | undefined;
   #cookies: Map<string, string[]> | undefined;
   #attributes: Map<string, unknown> | undefined;
@@ -183,9 +188,25 @@ export class CourseRequest {
     return (this.#search ??= new URLSearchParams(this.query));
   }
 
-  /** The raw body, read once (413 over the limit). */
+  /**
+   * The raw body, read once (413 over the limit). Once read as text (`text()`, as the router reads
+   * a form or JSON body), that text's UTF-8 bytes: the same bytes, but for a byte order mark or a
+   * malformed sequence the body had.
+   */
   body(): Promise<Uint8Array> {
-    return (this.#body ??= this.#source.body(this.bodyLimit));
+    return (this.#body ??=
+      this.#text === undefined
+        ? this.#source.body(this.bodyLimit)
+        : this.#text.then((text) => ENCODER.encode(text)));
+  }
+
+  /**
+   * The body as UTF-8 text, read once (413 over the limit): a leading byte order mark dropped,
+   * each malformed sequence a U+FFFD, as the Fetch API's `text()` reads it.
+   */
+  text(): Promise<string> {
+    return (this.#text ??=
+      this.#body === undefined ? this.#source.text(this.bodyLimit) : this.#body.then(utf8));
   }
 
   /**

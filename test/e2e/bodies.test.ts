@@ -23,6 +23,7 @@ Course.get('/', () => 'home');
 Course.post('/echo', () => ({ fields: Object.keys(input().post).length, files: Object.keys(input().file).length }));
 Course.get('/log', [Log, 'show']);
 Course.get('/authorization', () => request().getHeader('authorization') ?? 'none');
+Course.post('/bytes', async () => ({ post: input().post, bytes: Buffer.from(await request().body()).toString('hex') }));
 Course.post('/field', () => Object.entries(input().post).map(([k, v]) => k.length + ':' + String(v).length).join(','));
 Course.group({ prefix: '/seen', exceptionHandler: 'Handlers\\\\Recorder' }, () => {
   Course.post('/echo', () => 'read');
@@ -186,6 +187,38 @@ describe('a request body that breaks is a 4xx for that request; the process live
       400, 400, 400, 200,
     ]);
     expect(await whole.json()).toEqual({ fields: 2, files: 0 });
+  });
+
+  it('Fetch: a form or JSON body is read as its text, held to its Content-Length; its bytes stay the same', async () => {
+    const json = { 'content-type': 'application/json' };
+    const post = (bytes: Uint8Array, length: number, headers: Record<string, string> = json) =>
+      served.app.fetch(
+        streamed('/bytes', [bytes], {
+          headers: { ...headers, 'content-length': String(length) },
+        }),
+      );
+    const text = (value: string) => new TextEncoder().encode(value);
+    const joined = (...parts: number[][]) => Uint8Array.from(parts.flat());
+    // Characters of 2, 3 and 4 bytes: the fields, and the bytes as sent.
+    const wide = text('{"name":"Zoë ☃ 😀"}');
+    const answer = await post(wide, wide.byteLength);
+    expect(await answer.json()).toEqual({
+      post: { name: 'Zoë ☃ 😀' },
+      bytes: Buffer.from(wide).toString('hex'),
+    });
+    // A byte order mark is dropped; a malformed byte is a U+FFFD.
+    const marked = joined([0xef, 0xbb, 0xbf], [...text('{"a":"')], [0xff], [...text('"}')]);
+    const read = await post(marked, marked.byteLength);
+    expect((await read.json()).post).toEqual({ a: '\ufffd' });
+    // One byte short of its length, or over it in characters of 2 bytes: 400.
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const statuses = await Promise.all([
+      post(text('a=1&b=2'), 8, form),
+      post(text('a=1&b=2'), 6, form),
+      post(text('a=éé'), 4, form),
+      post(text('a=éé'), 6, form),
+    ]);
+    expect(statuses.map((r) => r.status)).toEqual([400, 400, 400, 200]);
   });
 
   it('Fetch: a Content-Length repeated with one value is that length; a malformed one is a 400', async () => {

@@ -185,6 +185,18 @@ export async function exchange(port: number): Promise<(Seen & { request: string 
   await ask('POST', '/api/echo', json, '{"name":"ann","tags":["a","b"]}');
   await ask('POST', '/api/echo', { ...json, 'x-deny': '1' }, '{}');
   await ask('POST', '/api/echo', json, '{"name":');
+  // A byte order mark, characters of 2, 3 and 4 bytes and a malformed byte: the same text.
+  await ask(
+    'POST',
+    '/api/echo',
+    json,
+    Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from('{"name":"Zoë ☃ 😀 '),
+      Buffer.from([0xff]),
+      Buffer.from('"}'),
+    ]),
+  );
   await ask('GET', '/api/teapot');
   await ask('GET', '/api/broken');
   await ask('GET', '/who', { host: 'acme.example.test' });

@@ -116,6 +116,7 @@ describe('one app, five servers, the same answers', () => {
       'POST /api/echo → 200 {"name":"ann","tags":["a","b"]} (x-api: v2)',
       'POST /api/echo → 403 denied (x-api: v2)',
       'POST /api/echo → 400 {"error":"Malformed JSON body","code":400}',
+      'POST /api/echo → 200 {"name":"Zoë ☃ 😀 \ufffd","tags":null} (x-api: v2)',
       'GET /api/teapot → 418 {"error":"I\'m a teapot","code":418} (x-api: v2)',
       'GET /api/broken → 500 {"error":"Server Error","code":500} (x-api: v2)',
       'GET /who → 200 account acme',

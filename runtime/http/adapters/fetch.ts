@@ -5,7 +5,7 @@ import {
   type Outcome,
   type StartOptions,
 } from '../dispatch.js';
-import { readFetchBody } from '../body.js';
+import { readFetchBody, readFetchText } from '../body.js';
 import {
   bodyLength,
   checkedHeaders,
@@ -123,6 +123,11 @@ class FetchSource implements RequestSource {
   body(limit: number): Promise<Uint8Array> {
     const { requestTimeout, bodyMemoryLimit } = this.#options;
     return readFetchBody(this.#native, limit, requestTimeout, bodyMemoryLimit);
+  }
+
+  text(limit: number): Promise<string> {
+    const { requestTimeout, bodyMemoryLimit } = this.#options;
+    return readFetchText(this.#native, limit, requestTimeout, bodyMemoryLimit);
   }
 }
 
