@@ -1,9 +1,13 @@
 import { requireContext, type StartOptions } from '../http/context.js';
-import { HttpException } from '../http/errors.js';
 import { isSecure } from '../http/origin.js';
 import { cleanTarget } from '../http/path.js';
 import type { CourseRequest } from '../http/request.js';
-import { hasControl, type CourseResponse, type RedirectStatus } from '../http/response.js';
+import {
+  hasControl,
+  refusedTarget,
+  type CourseResponse,
+  type RedirectStatus,
+} from '../http/response.js';
 
 /**
  * Redirects to `url` (302 unless `code` says otherwise; 3xx only), on this site or on a host
@@ -18,7 +22,7 @@ import { hasControl, type CourseResponse, type RedirectStatus } from '../http/re
 export function toRoute(url: string, code: RedirectStatus = 302): CourseResponse {
   const { request, response, options } = requireContext('toRoute');
   const location = hasControl(url) ? undefined : resolve(url, request, options);
-  if (location === undefined) throw new HttpException(400, 'Refused redirect target');
+  if (location === undefined) throw refusedTarget();
   return response.redirect(location, code);
 }
 

@@ -32,5 +32,14 @@ function keys(): readonly string[] {
   if (typeof configured === 'string' && configured !== '') return [configured];
   if (Array.isArray(configured) && configured.length > 0) return configured;
   // Without a configured secret, signatures are valid for this process only.
-  return (processKeys ??= [randomBytes(32).toString('hex')]);
+  if (processKeys === undefined) {
+    processKeys = [randomBytes(32).toString('hex')];
+    if (process.env['NODE_ENV'] === 'production') console.warn(NO_SECRET);
+  }
+  return processKeys;
 }
+
+const NO_SECRET =
+  'course: no secret (Course.start(routes, { secret }) or COURSE_SECRET): CSRF tokens and ' +
+  'signed cookies are signed with a key made for this process, so they stop holding when it ' +
+  'restarts and are refused by the app\'s other processes';

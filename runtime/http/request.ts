@@ -10,6 +10,7 @@ import {
 } from '../features/input.js';
 import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
+import type { RouteName } from '../matching/url.js';
 import type { MatchHit, Params, RouteEntry } from '../types.js';
 
 const ENCODER = new TextEncoder();
@@ -281,6 +282,9 @@ export class CourseRequest {
   }
 }
 
+/** The app's route names, once the generated module declares them; any name before. */
+type KnownRouteName = [RouteName] extends [never] ? string : Extract<RouteName, string>;
+
 /** The route a request was dispatched to. */
 export class LoadedRoute {
   constructor(
@@ -292,8 +296,9 @@ export class LoadedRoute {
     return this.route.url;
   }
 
-  getName(): string | undefined {
-    return this.route.name;
+  /** The route's name: one of the app's `RouteName`s once the generated module declares them. */
+  getName(): KnownRouteName | undefined {
+    return this.route.name as KnownRouteName | undefined;
   }
 
   /** The route's parameter values, in order (`undefined` for an optional one not given). */

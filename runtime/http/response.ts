@@ -64,7 +64,7 @@ export class CourseResponse {
     if (!Number.isInteger(code) || code < 300 || code > 399) {
       throw new RangeError(`course: a redirect needs a 3xx status, got ${String(code)}`);
     }
-    if (hasControl(url)) throw new HttpException(400, 'Refused redirect target');
+    if (hasControl(url)) throw refusedTarget();
     this.status = code;
     this.headers['location'] = encodeTarget(url);
     this.written = true;
@@ -156,6 +156,11 @@ export function checkHeader(name: string, value: string): void {
       `course: refused header ${JSON.stringify(name)}: its value holds a control or non-ASCII ` +
         'character, which HTTP cannot carry (percent-encode it)',
     );
+}
+
+/** The 400 of a redirect target refused: one with a control character, or off the site. */
+export function refusedTarget(): HttpException {
+  return new HttpException(400, 'Refused redirect target');
 }
 
 /** Whether `text` holds a C0 control character or DEL (CR, LF, NUL, tab…). */

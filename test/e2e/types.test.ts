@@ -54,6 +54,9 @@ import { request, type RequestUri } from 'course-router';
 export const uri = (): RequestUri => request().getUri();
 export const params = (): readonly (string | undefined)[] | undefined =>
   request().getLoadedRoute()?.getParameters();
+export const onProfile = (): boolean => request().getLoadedRoute()?.getName() === 'user.show';
+// @ts-expect-error a loaded route's name is one of the app's route names
+export const misspelt = (): boolean => request().getLoadedRoute()?.getName() === 'user.shwo';
 export function raw(): IncomingMessage | Request | undefined {
   const native = request().raw;
   if (native instanceof Request) return native;
