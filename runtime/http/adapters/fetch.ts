@@ -5,7 +5,7 @@ import {
   type Outcome,
   type StartOptions,
 } from '../dispatch.js';
-import { readFetchBody, readFetchText } from '../body.js';
+import { readFetchBody } from '../body.js';
 import {
   bodyLength,
   checkedHeaders,
@@ -127,7 +127,7 @@ class FetchSource implements RequestSource {
 
   text(limit: number): Promise<string> {
     const { requestTimeout, bodyMemoryLimit } = this.#options;
-    return readFetchText(this.#native, limit, requestTimeout, bodyMemoryLimit);
+    return readFetchBody(this.#native, limit, requestTimeout, bodyMemoryLimit, true);
   }
 }
 
