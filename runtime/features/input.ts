@@ -160,11 +160,12 @@ export function parseBody(request: CourseRequest, multipartLimit: number): Promi
 
 /** The fields of a JSON body's text (null-prototype containers); a value not an object is `value`. */
 function jsonFields(text: string): Record<string, unknown> {
-  if (text.trim() === '') return Object.create(null) as Record<string, unknown>;
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
+    // An empty body (or blank) is no fields.
+    if (text.trim() === '') return Object.create(null) as Record<string, unknown>;
     throw new HttpException(400, 'Malformed JSON body');
   }
   return isObject(value)
