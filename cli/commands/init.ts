@@ -42,7 +42,7 @@ export const RUNTIMES: Record<string, Files> = {
   workers: [
     ['package.json', 'package.workers.json.tpl'],
     ['.gitignore', 'gitignore.workers.tpl'],
-    ['tsconfig.json', 'tsconfig.noemit.json.tpl'],
+    ['tsconfig.json', 'tsconfig.workers.json.tpl'],
     ['course.config.ts', 'course.config.ts.tpl'],
     ['wrangler.jsonc', 'wrangler.jsonc.tpl'],
     ['worker.ts', 'worker.ts.tpl'],
@@ -86,6 +86,9 @@ export function runInit(
       `${shownPath(root)} already has ${taken.join(', ')}; nothing was written (choose an empty folder)`,
     );
   }
+  // Checked before anything is written: a missing tarball leaves no half-made app behind.
+  const tarballs =
+    options.packages === undefined ? undefined : packed(path.resolve(options.packages));
   const tokens = {
     name: packageName(root),
     version: `^${ownVersion()}`,
@@ -97,7 +100,7 @@ export function runInit(
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, fillTemplate(`app/${template}`, tokens));
   }
-  if (options.packages !== undefined) installFrom(root, path.resolve(options.packages));
+  if (tarballs !== undefined) installFrom(root, tarballs);
   const cd = shownPath(root);
   out.info(`created a Course app in ${cd}; next:\n`);
   out.info(`  ${cd === '.' ? '' : `cd ${cd} && `}npm install && npm run dev\n`);
@@ -129,20 +132,30 @@ function packageName(root: string): string {
   return name || 'course-app';
 }
 
-/**
- * Copies the tarballs in `packs` into the app's `vendor/` and points its Course dependencies at
- * them (`file:vendor/…`); the compiler, which the build tools depend on, through `overrides`.
- * Inside the app, they go wherever it goes: a clone, CI, a Docker build context.
- */
-function installFrom(root: string, packs: string): void {
+/** The Course packages an app installs from tarballs, as `npm pack --workspaces` names them. */
+const PACKED = ['course-router', 'course-kit', 'course-compiler'] as const;
+
+/** The tarball of each of `PACKED` in `packs`; an error naming the command that makes them. */
+function packed(packs: string): Record<(typeof PACKED)[number], string> {
   const version = ownVersion();
-  const tarball = (name: string): string => {
-    const file = path.join(packs, `${name}-${version}.tgz`);
-    if (!existsSync(file)) {
-      throw new CliError(
-        `${file} not found: run \`npm pack --workspaces --pack-destination ${packs}\` in the Course repository`,
-      );
-    }
+  const files = Object.fromEntries(
+    PACKED.map((name) => [name, path.join(packs, `${name}-${version}.tgz`)]),
+  ) as Record<(typeof PACKED)[number], string>;
+  const missing = PACKED.map((name) => files[name]).filter((file) => !existsSync(file));
+  if (missing.length > 0)
+    throw new CliError(
+      `${missing.join(', ')} not found: run \`npm pack --workspaces --pack-destination ${packs}\` in the Course repository; nothing was written`,
+    );
+  return files;
+}
+
+/**
+ * Copies the `tarballs` into the app's `vendor/` and points its Course dependencies at them
+ * (`file:vendor/…`); the compiler, which the build tools depend on, through `overrides`. Inside
+ * the app, they go wherever it goes: a clone, CI, a Docker build context.
+ */
+function installFrom(root: string, tarballs: ReturnType<typeof packed>): void {
+  const vendor = (file: string): string => {
     const vendored = path.join(root, VENDOR, path.basename(file));
     mkdirSync(path.dirname(vendored), { recursive: true });
     if (path.resolve(file) !== vendored) copyFileSync(file, vendored);
@@ -150,8 +163,8 @@ function installFrom(root: string, packs: string): void {
   };
   const file = path.join(root, 'package.json');
   const manifest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string>>;
-  manifest['dependencies']!['course-router'] = tarball('course-router');
-  manifest['devDependencies']!['course-kit'] = tarball('course-kit');
-  manifest['overrides'] = { 'course-compiler': tarball('course-compiler') };
+  manifest['dependencies']!['course-router'] = vendor(tarballs['course-router']);
+  manifest['devDependencies']!['course-kit'] = vendor(tarballs['course-kit']);
+  manifest['overrides'] = { 'course-compiler': vendor(tarballs['course-compiler']) };
   writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
 }

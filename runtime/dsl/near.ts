@@ -9,7 +9,9 @@ export function suggestion(word: string, known: readonly string[], label: string
 
 /**
  * The candidate fewest edits from `word` (case aside), for "did you mean" hints: within two edits,
- * one for a word of four letters or fewer (`nope` is not a misspelt `home`).
+ * one for a word of four letters or fewer (`nope` is not a misspelt `home`). Else one of six
+ * letters or more whose other form it is: all of it but its last letter, then up to three more
+ * (`trustProxies` for `trustProxy`).
  */
 export function nearest(word: string, candidates: readonly string[]): string | undefined {
   const lower = word.toLowerCase();
@@ -19,7 +21,16 @@ export function nearest(word: string, candidates: readonly string[]): string | u
     const edits = editDistance(candidate.toLowerCase(), lower);
     if (edits < fewest) [best, fewest] = [candidate, edits];
   }
-  return best;
+  return (
+    best ??
+    candidates.find(
+      (candidate) =>
+        candidate.length >= 6 &&
+        lower.length > candidate.length &&
+        lower.length <= candidate.length + 2 &&
+        lower.startsWith(candidate.toLowerCase().slice(0, -1)),
+    )
+  );
 }
 
 // --- internal ---

@@ -76,7 +76,8 @@ function scoped(request: CourseRequest, options: StartOptions, kind: string, key
     console.warn(
       'course: requestLimit/requestRepeat found no client address, so every such request shares one limit: ' +
         "pass the runtime's address to app.fetch(request, { remoteAddress }) (Bun: server.requestIP(request)?.address, " +
-        'Deno: info.remoteAddr.hostname), or say who the client is with the identify option',
+        "Deno: info.remoteAddr.hostname, Workers: request.headers.get('cf-connecting-ip')), or say who the client " +
+        'is with the identify option',
     );
   }
   return `${kind}:${client}:${key}`;

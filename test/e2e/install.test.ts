@@ -1,4 +1,11 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -152,6 +159,21 @@ describe('the packages, installed as a user installs them', () => {
     expect((again as { stderr: string }).stderr).toMatch(
       /already has package\.json.*nothing was written/,
     );
+  });
+
+  it('course init --packages with a tarball missing writes nothing, and says how to make them', async () => {
+    const parent = temp('course-init-packs-');
+    const packs = path.join(parent, 'packs');
+    mkdirSync(packs);
+    writeFileSync(path.join(packs, 'course-router-0.1.0.tgz'), '');
+    const failed = await run(process.execPath, [CLI, 'init', 'a', '--packages', packs], {
+      cwd: parent,
+    }).catch((error: { code: number; stderr: string }) => error);
+    expect(failed).toMatchObject({ code: 1 });
+    expect((failed as { stderr: string }).stderr).toMatch(
+      /course-kit-0\.1\.0\.tgz, .*course-compiler-0\.1\.0\.tgz not found: run `npm pack --workspaces --pack-destination .*`.*nothing was written/,
+    );
+    expect(existsSync(path.join(parent, 'a'))).toBe(false);
   });
 
   it('course init names a folder outside the working directory by its absolute path', async () => {

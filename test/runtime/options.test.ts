@@ -29,6 +29,10 @@ describe('the options of Course.start()', () => {
     expect(() => Course.start(undefined, { bodyLimt: 5 } as never)).toThrow(
       'course: Course.start(): "bodyLimt" is not an option (did you mean bodyLimit?)',
     );
+    // Another form of a name: past two edits, but all of it less its last letter.
+    expect(() => checkOptions({ trustProxies: 1 })).toThrow(
+      '"trustProxies" is not an option (did you mean trustProxy?)',
+    );
     expect(() =>
       checkOptions({ bodyLimit: '1mb', trustProxy: -1, redirectHosts: 'a.com', debug: 1 }),
     ).toThrow(

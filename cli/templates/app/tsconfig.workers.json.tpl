@@ -13,5 +13,5 @@
     "noEmit": true
   },
   "include": ["**/*.ts"],
-  "exclude": ["node_modules", "server.ts"]
+  "exclude": ["node_modules"]
 }
