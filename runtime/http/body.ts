@@ -12,8 +12,6 @@ export const DEFAULT_REQUEST_TIMEOUT = 60_000;
 /** Default `bodyMemoryLimit`: the most bytes of bodies the process receives at once, 256 MiB. */
 export const DEFAULT_BODY_MEMORY = 256 * 1024 * 1024;
 
-const same = <T>(value: T): T => value;
-
 // Bytes of the bodies being received now, by every request of the process: each body is
 // bounded by its limit, and this bounds them all together (many stalled uploads).
 let receiving = 0;
@@ -38,29 +36,17 @@ const DRAIN_MS = 2000;
 const DRAINING = new WeakSet<object>();
 
 /**
- * Reads a `node:http` body up to `limit` bytes, as its bytes or as `as` makes them (`utf8`)
- * (writing the `100 Continue` a client awaits as it starts, `sendContinue`); one that breaks
- * off (the client went, the chunked framing broke, a timeout) is a 400. Over the limit, a 413 at once that closes the connection:
+ * Reads a `node:http` body up to `limit` bytes (writing the `100 Continue` a client awaits as
+ * it starts, `sendContinue`); one that breaks off (the client went, the chunked framing broke, a
+ * timeout) is a 400. Over the limit, a 413 at once that closes the connection:
  * the body is left paused, unread, and the adapter drops its rest (`dropRest`).
  */
 export function readNodeBody(
   req: IncomingMessage,
   limit: number,
-  budget?: number,
-): Promise<Uint8Array>;
-export function readNodeBody<T>(
-  req: IncomingMessage,
-  limit: number,
-  budget: number | undefined,
-  as: (bytes: Uint8Array) => T,
-): Promise<T>;
-export function readNodeBody(
-  req: IncomingMessage,
-  limit: number,
   budget = DEFAULT_BODY_MEMORY,
-  as: (bytes: Uint8Array) => unknown = same,
-): Promise<unknown> {
-  if (req.readableEnded) return Promise.resolve(as(new Uint8Array(0)));
+): Promise<Uint8Array> {
+  if (req.readableEnded) return Promise.resolve(new Uint8Array(0));
   if (req.destroyed) return Promise.reject(incomplete());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -76,7 +62,7 @@ export function readNodeBody(
       // Left paused, the body tells the adapter its rest is unread: the connection closes.
       if (!req.complete) req.pause();
       if (error) reject(error);
-      else resolve(as(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
     };
     // As the Fetch adapter reads it: node:http's parser refuses a malformed one, but node:http2's
     // compatibility layer passes the header on as sent, and NaN held would unbound the budget.

@@ -22,8 +22,12 @@ export type HeaderReader = (name: string) => string | undefined;
 export interface RequestSource {
   header: HeaderReader;
   body: (limit: number) => Promise<Uint8Array>;
-  /** The body as `utf8` text, read once as `body` reads it. */
-  text: (limit: number) => Promise<string>;
+  /**
+   * The body as `utf8` text, read once as `body` reads it, when the adapter reads text faster
+   * than bytes (Fetch: the runtime's `text()`); else the text of `body`'s bytes, which `body()`
+   * then gives as they came.
+   */
+  text?: (limit: number) => Promise<string>;
   /** The peer's address, when the adapter knows it. */
   remoteAddress?: string;
   /** The connection is TLS (the request URL is https). */
@@ -190,9 +194,9 @@ export class CourseRequest {
   }
 
   /**
-   * The raw body, read once (413 over the limit). Once read as text (`text()`, as the router reads
-   * a form or JSON body), that text's UTF-8 bytes: the same bytes, but for a byte order mark or a
-   * malformed sequence the body had.
+   * The raw body, read once (413 over the limit). Once read as text on a Fetch runtime (`text()`,
+   * as the router reads a form or JSON body), that text's UTF-8 bytes: the same bytes, but for a
+   * byte order mark or a malformed sequence the body had.
    */
   body(): Promise<Uint8Array> {
     return (this.#body ??=
@@ -207,7 +211,9 @@ export class CourseRequest {
    */
   text(): Promise<string> {
     return (this.#text ??=
-      this.#body === undefined ? this.#source.text(this.bodyLimit) : this.#body.then(utf8));
+      this.#body === undefined && this.#source.text !== undefined
+        ? this.#source.text(this.bodyLimit)
+        : this.body().then(utf8));
   }
 
   /**

@@ -9,7 +9,7 @@ import {
   type Outcome,
   type StartOptions,
 } from '../dispatch.js';
-import { afterRefused, dropRest, readNodeBody, utf8 } from '../body.js';
+import { afterRefused, dropRest, readNodeBody } from '../body.js';
 import { refuseContinue, sendContinue } from '../continue.js';
 import { finalHeaders, isFraming, NULL_BODY_STATUS } from './_common.js';
 import { logError } from '../log.js';
@@ -133,10 +133,6 @@ class NodeSource implements RequestSource {
 
   body(limit: number): Promise<Uint8Array> {
     return readNodeBody(this.req, limit, this.budget);
-  }
-
-  text(limit: number): Promise<string> {
-    return readNodeBody(this.req, limit, this.budget, utf8);
   }
 
   rawTaken(): void {
