@@ -18,7 +18,7 @@ afterAll(() => rmSync(files, { recursive: true, force: true }));
 const state = servedApp(
   {
     'routes.ts': `
-import { Course, request, response } from 'course-router';
+import { Course, input, request, response } from 'course-router';
 const PAGE = '<p>hello</p>'.repeat(500);
 Course.get('/page', () => PAGE);
 Course.get('/small', () => 'tiny');
@@ -31,6 +31,7 @@ Course.get('/stream', () => new Response(new ReadableStream({ start(c) { for (le
 Course.get('/empty', () => response().httpCode(204));
 Course.get('/events', () => new Response(new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('data: first\\n\\n')); setTimeout(() => { try { c.enqueue(new TextEncoder().encode('data: second\\n\\n')); c.close(); } catch { /* the client left */ } }, 300); } }), { headers: { 'content-type': 'text/event-stream' } }));
 Course.post('/echo', async () => 'got ' + (await request().body()).byteLength + ' bytes');
+Course.post('/fields', async () => ({ fields: Object.keys(input().post).length, bytes: (await request().body()).byteLength }));
 Course.get('/files/{path?}', () => 'never').where('path', '.*').addMiddleware('Middleware\\\\Files');
 `,
     'app/Middleware/Files.ts': `
@@ -220,5 +221,40 @@ describe('compression', () => {
     );
     expect(answer.status).toBe(200);
     expect(decoded(answer)).toBe(`got ${bomb.length} bytes`);
+  });
+
+  it('a form or JSON body in a content coding is not parsed: the route reads it as sent', async () => {
+    const json = gzipSync('{"a":1,"b":2}');
+    const coded = await raw(
+      '/fields',
+      {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'content-length': String(json.length),
+      },
+      'POST',
+      json.toString('latin1'),
+    );
+    expect([coded.status, JSON.parse(decoded(coded))]).toEqual([
+      200,
+      { fields: 0, bytes: json.length },
+    ]);
+    const form = await state.served.app.fetch(
+      new Request('http://localhost/fields', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'br' },
+        body: 'a=1',
+      }),
+    );
+    expect(await form.json()).toEqual({ fields: 0, bytes: 3 });
+    // `identity` is no coding: the body is parsed.
+    const plain = await state.served.app.fetch(
+      new Request('http://localhost/fields', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-encoding': 'Identity' },
+        body: '{"a":1}',
+      }),
+    );
+    expect(await plain.json()).toEqual({ fields: 1, bytes: 7 });
   });
 });
