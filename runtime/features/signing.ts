@@ -42,4 +42,4 @@ function keys(): readonly string[] {
 const NO_SECRET =
   'course: no secret (Course.start(routes, { secret }) or COURSE_SECRET): CSRF tokens and ' +
   'signed cookies are signed with a key made for this process, so they stop holding when it ' +
-  'restarts and are refused by the app\'s other processes';
+  "restarts and are refused by the app's other processes";
