@@ -22,7 +22,8 @@ export interface Watcher {
 
 /**
  * Builds, then rebuilds on every change under the app folder (route files, and every module
- * they import: controllers, middleware, helpers), except `node_modules` and the output. The
+ * they import: controllers, middleware, helpers), except `node_modules`, `dist`, hidden folders
+ * and the output. The
  * parsed sources are kept between builds and only changed files are read again. A failing
  * build is reported and watching goes on.
  *
@@ -52,10 +53,14 @@ export function watch(options: WatchOptions): Watcher {
     return running;
   };
 
-  const watcher = chokidarWatch(options.root, {
+  const root = path.resolve(options.root);
+  const watcher = chokidarWatch(root, {
     ignoreInitial: true,
+    // Read below the app folder, wherever it is (an app may live in a `dist` or `.hidden`
+    // folder): packages, the output, and hidden folders, where tools write their own builds
+    // (`.wrangler/tmp`, `.git`, `.cache`).
     ignored: (file) =>
-      /(^|[/\\])(node_modules|\.git|dist)([/\\]|$)/.test(file) ||
+      /(^|[/\\])(node_modules|dist|\.[^/\\]+)([/\\]|$)/.test(path.relative(root, file)) ||
       /\.gen\.ts$|\.tmp$/.test(file) ||
       outputs.has(path.resolve(file)),
   });

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, removeApp, writeApp, writeFile } from '../_utils.js';
@@ -127,5 +128,45 @@ describe('course watch', () => {
     );
     expect(closures()).toContain("'back'");
     expect(generated()).toContain("import { closures } from './routes.closures.gen.js';");
+  });
+
+  it("a tool's own build in a hidden folder (wrangler's) or in dist is no change to rebuild for", async () => {
+    // Each build, written or unchanged, ends its line with its routes and time.
+    const builds = () => stdout.match(/routes? in \d+ ms/g)?.length ?? 0;
+    const before = builds();
+    writeFile(dir, '.wrangler/tmp/bundle/index.js', 'export default {};\n');
+    writeFile(dir, 'dist/server.js', 'export {};\n');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    writeFile(dir, 'routes.ts', ROUTES(`Course.get('/', () => 'after');`));
+    await until(() => builds() > before, 'the rebuild');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(builds()).toBe(before + 1);
+  });
+
+  it('watches an app that lives in a dist or a hidden folder', async () => {
+    const base = mkdtempSync(path.join(os.tmpdir(), 'course-nested-'));
+    const nested = path.join(base, '.apps/dist/app');
+    mkdirSync(path.dirname(nested), { recursive: true });
+    renameSync(writeApp({ 'routes.ts': ROUTES(`Course.get('/', () => 'one');`) }), nested);
+    const other = spawn(process.execPath, [CLI, 'watch', '--root', nested], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    other.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const waitFor = async (predicate: () => boolean, what: string) => {
+      const deadline = Date.now() + 30_000;
+      while (!predicate()) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${out}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    try {
+      await waitFor(() => out.includes('watching for changes'), 'the first build');
+      writeFile(nested, 'routes.ts', ROUTES(`Course.get('/', () => 'two');`));
+      await waitFor(() => count(out, 'wrote') >= 2, 'the rebuild');
+    } finally {
+      other.kill('SIGTERM');
+      rmSync(base, { recursive: true, force: true });
+    }
   });
 });
