@@ -203,12 +203,17 @@ const TEXT: Reading<string> = {
   streamed: utf8,
 };
 
+// eslint-disable-next-line no-control-regex
+const NOT_ASCII = /[^\u0000-\u007f]/;
+
 /**
  * Whether `text` (`utf8`'s) can be a body of `length` bytes. A runtime's own server frames the
  * body by its length; a `Request` an app makes may say anything. Its text does not show a byte
  * order mark `utf8` dropped (3 bytes), nor how many bytes each U+FFFD replaced (1 to 3).
  */
 function textFits(text: string, length: number): boolean {
+  // ASCII alone, as nearly every JSON body is: a byte a character (a regex, twice the loop's speed).
+  if (text.length === length && !NOT_ASCII.test(text)) return true;
   let bytes = 0;
   let replaced = 0;
   for (let i = 0; i < text.length; i++) {
