@@ -174,6 +174,21 @@ export function mayReturnBoolean(declaration: HandlerDeclaration, index: SourceI
 }
 
 /**
+ * The first of a middleware's `args` its `handle(request, ...)` declares no parameter for (and
+ * no rest parameter takes), if any: it is not used.
+ */
+export function unusedArgument(
+  declaration: HandlerDeclaration,
+  args: readonly string[],
+  index: SourceIndex,
+): string | undefined {
+  if (!Node.isMethodDeclaration(declaration)) return undefined;
+  const declared = declaredParams(declaration, index);
+  if (declared === undefined || declared.some((d) => d.rest)) return undefined;
+  return args[Math.max(0, declared.length - 1)];
+}
+
+/**
  * The types of what a method returns, a promise's value for an `async` one or one declared
  * `Promise<T>`: from its declared type, else from its `return` statements (the build's program
  * leaves the library's `Promise` unresolved, so an inferred `Promise<boolean>` is no type).

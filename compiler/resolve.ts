@@ -6,6 +6,7 @@ import { closureDeps, locationOf } from './closures.js';
 import {
   checkHandlerParams,
   mayReturnBoolean,
+  unusedArgument,
   deliveredOf,
   isFunctionLike,
   methodDeclaration,
@@ -70,17 +71,6 @@ export function resolveApp(
 }
 
 // --- internal ---
-
-/** The first of `args` a `handle(request, ...)` declaration has no parameter for, if any. */
-function unusedArgument(
-  declaration: HandlerDeclaration,
-  args: readonly string[],
-): string | undefined {
-  if (!Node.isMethodDeclaration(declaration)) return undefined;
-  const params = declaration.getParameters().filter((p) => p.getName() !== 'this');
-  if (params.some((p) => p.isRestParameter())) return undefined;
-  return args[Math.max(0, params.length - 1)];
-}
 
 function argumentReference(entry: {
   value: SitedReference['value'];
@@ -151,7 +141,7 @@ class ReferenceCache {
       this.diagnostics,
       1,
     );
-    const unused = unusedArgument(declaration, middleware.args);
+    const unused = unusedArgument(declaration, middleware.args, this.index);
     if (unused !== undefined)
       this.diagnostics.warn(
         'E_HANDLER',

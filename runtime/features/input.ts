@@ -164,9 +164,8 @@ export function parseBody(request: CourseRequest, multipartLimit: number): Promi
 
 /** Whether a `Content-Encoding` names a coding: anything but none or `identity`. */
 function coded(encoding: string | undefined): boolean {
-  return (
-    encoding !== undefined && encoding.trim() !== '' && encoding.trim().toLowerCase() !== 'identity'
-  );
+  const coding = encoding?.trim().toLowerCase();
+  return coding !== undefined && coding !== '' && coding !== 'identity';
 }
 
 /** The fields of a JSON body's text (null-prototype containers); a value not an object is `value`. */

@@ -100,7 +100,7 @@ export function buildUrl(
   const fill = filler(name, params, route);
   const host = hostParts ? fill(hostParts) : undefined;
   const path = fill(parts) || '/';
-  if (params) checkUnused(name, params, route());
+  if (params) checkUnused(name, params, paramNames(table, name, parts, hostParts));
   // A parameter that is a whole segment `.` or `..` has no URL: every client resolves the
   // segment away, also written `%2E%2E` (WHATWG URL), and so does the router.
   if (DOT_SEGMENT.test(path))
@@ -247,17 +247,39 @@ function filler(
   };
 }
 
+// The parameter names of each named route of a table, host first: read once per route.
+const namesOf = new WeakMap<RouteTable, Map<string, readonly string[]>>();
+
+/** The parameter names of the route `name` (its `hostParts`, then its path `parts`), in order. */
+function paramNames(
+  table: RouteTable,
+  name: string,
+  parts: readonly UrlPart[],
+  hostParts: readonly UrlPart[] | undefined,
+): readonly string[] {
+  let routes = namesOf.get(table);
+  if (routes === undefined) namesOf.set(table, (routes = new Map()));
+  let names = routes.get(name);
+  if (names === undefined)
+    routes.set(
+      name,
+      (names = [...(hostParts ?? []), ...parts].flatMap((part) =>
+        typeof part === 'string' ? [] : [part[0]],
+      )),
+    );
+  return names;
+}
+
 /**
- * Throws for a value of `params` no placeholder of `route` takes: a key the route has no
+ * Throws for a value of `params` no placeholder of its route (`names`) takes: a key the route has no
  * parameter for (a query value, which goes in `url()`'s third argument), or more values than
  * it has parameters. Left unused, it would be dropped without a word.
  */
 function checkUnused(
   name: string,
   params: Readonly<Record<string, unknown>> | readonly unknown[],
-  route: readonly UrlPart[],
+  names: readonly string[],
 ): void {
-  const names = route.flatMap((part) => (typeof part === 'string' ? [] : [part[0]]));
   const at = `course: url(${JSON.stringify(name)})`;
   if (Array.isArray(params)) {
     if (params.length > names.length)
