@@ -39,6 +39,7 @@ export type { BootRouter, StartOptions } from './http/dispatch.js';
 export type {
   Middleware,
   ExceptionHandler,
+  HandledError,
   RouterBootManager,
   ResourceController,
 } from './interfaces.js';

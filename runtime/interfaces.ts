@@ -6,9 +6,19 @@ export interface Middleware {
   handle(request: CourseRequest, ...args: string[]): unknown;
 }
 
+/**
+ * What an exception handler is given: the error thrown, with the `status` (and `headers`) of an
+ * `HttpException` (a 404, a 405, a 413, a validation's 422…) when it is one; `instanceof` tells
+ * which.
+ */
+export type HandledError = Error & {
+  readonly status?: number;
+  readonly headers?: Readonly<Record<string, string>>;
+};
+
 /** Sees errors of the routes of the groups it is attached to. */
 export interface ExceptionHandler {
-  handleError(request: CourseRequest, error: Error): unknown;
+  handleError(request: CourseRequest, error: HandledError): unknown;
 }
 
 /** Runs before each request is matched; may rewrite the URL (`router.url()` builds one). */

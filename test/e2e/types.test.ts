@@ -121,6 +121,18 @@ export function answers(): void {
   response().redirect('/entries', 304);
 }
 `,
+  'handler.ts': `import { HttpException, type CourseRequest, type ExceptionHandler, type HandledError } from 'course-router';
+export class Handler implements ExceptionHandler {
+  handleError(_request: CourseRequest, error: HandledError) {
+    const status: number | undefined = error.status;
+    const allow: string | undefined = error.headers?.['allow'];
+    // @ts-expect-error an error's status is read, not written
+    error.status = 500;
+    if (error instanceof HttpException) return { code: error.status satisfies number, allow };
+    return { code: status ?? 500, message: error.message };
+  }
+}
+`,
   'wrong.ts': `import { url as globalUrl } from 'course-router';
 import { url } from './generated/routes.gen.js';
 export const a = url('user.show', { wrong: 1 });
@@ -198,6 +210,7 @@ describe('url() is checked by tsc against the generated routes', () => {
       'helpers.ts',
     ],
     ['ResourceController: each method optional, the ones present typed', 'resource.ts'],
+    ["ExceptionHandler: its error carries an HttpException's status and headers", 'handler.ts'],
     [
       'RequestAttributes types setAttribute and getAttribute; other names are errors',
       'attributes.ts',
