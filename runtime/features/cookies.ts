@@ -45,6 +45,23 @@ export function parseCookies(header: string): Map<string, string[]> {
 }
 
 /**
+ * Whether a cookie named `name` is among those of `header` that `parseCookies` does not read
+ * (past the first `MAX_COOKIES`): a check that wants the one cookie of a name looks there too.
+ */
+export function namedPastRead(header: string, name: string): boolean {
+  let at = -1;
+  for (let count = 0; count < MAX_COOKIES; count++) {
+    at = header.indexOf(';', at + 1);
+    if (at === -1) return false;
+  }
+  for (const pair of header.slice(at + 1).split(';')) {
+    const equals = pair.indexOf('=');
+    if (equals !== -1 && pair.slice(0, equals).trim() === name) return true;
+  }
+  return false;
+}
+
+/**
  * Adds a `Set-Cookie` to `response`. The value is percent-encoded (`;`, `,`, CR, LF, non-ASCII
  * cannot break out of it); a name, path or domain that a header cannot carry throws.
  */

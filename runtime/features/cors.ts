@@ -57,7 +57,9 @@ export class Cors {
     const origins = this.origins;
     if (origins === '*') return this.credentials ? undefined : '*';
     if (origin === 'null' && !this.allowNullOrigin) return undefined;
-    if (typeof origins === 'function') return origins(origin, request) ? origin : undefined;
+    // A function is given an origin as a browser sends one: never `*`, two origins, a path.
+    if (typeof origins === 'function')
+      return serialised(origin) === origin && origins(origin, request) ? origin : undefined;
     return origins.includes(origin) ? origin : undefined;
   }
 
@@ -81,7 +83,10 @@ export class Cors {
     this.allowOrigin(response, origin);
     const named = every ? [...new Set([...methods.filter((m) => m !== '*'), method])] : methods;
     headers['access-control-allow-methods'] = named.join(', ');
-    if (asked.length > 0) headers['access-control-allow-headers'] = asked.join(', ');
+    if (asked.length > 0) {
+      headers['access-control-allow-headers'] = asked.join(', ');
+      vary(response, 'Access-Control-Request-Headers');
+    }
     if (this.maxAge !== undefined) headers['access-control-max-age'] = String(this.maxAge);
     response.status = 204;
     response.body = null;
@@ -178,14 +183,14 @@ export function answerPreflight(
  * `answer`, an error's status answer (a 401 or 500 the route's middleware or callback ended
  * with, a 405), with the CORS headers the route's `Cors` middleware gives, so that an allowed
  * page can read why its request failed. A 405 takes those of a route at its path that has one;
- * a refused preflight, a 404 with no route, and a route without `Cors` get none.
+ * a preflight's error only its `Vary: Origin`; a 404 with no route, and a route without `Cors`,
+ * none.
  */
 export function corsOnError(
   request: CourseRequest,
   answer: CourseResponse,
   routeFor: (method: string) => MatchHit | undefined,
 ): CourseResponse {
-  if (isPreflight(request)) return answer;
   try {
     let entry = request.loaded && corsOf(request.loaded);
     const allow = request.loaded === undefined ? answer.headers['allow'] : undefined;
@@ -194,7 +199,11 @@ export function corsOnError(
         entry = corsOf(routeFor(method));
         if (entry !== undefined) break;
       }
-    if (entry !== undefined) (new entry.use() as Cors).actual(request, answer);
+    if (entry === undefined) return answer;
+    // A preflight's error (a 405 for a verb no route takes) gets no CORS header, but says what it
+    // depends on, as every answer through `Cors` does.
+    if (isPreflight(request)) vary(answer);
+    else (new entry.use() as Cors).actual(request, answer);
   } catch {
     // A `Cors` that cannot answer (`'*'` with credentials): the error goes without its headers.
   }
@@ -263,9 +272,10 @@ function headerList(value: string | undefined): string[] | undefined {
     .filter((name) => name !== '');
 }
 
-function vary(response: CourseResponse): void {
+/** Adds `name` to the answer's `Vary` (`Origin` unless given), once. */
+function vary(response: CourseResponse, name = 'Origin'): void {
   const current = response.headers['vary'];
-  if (current === undefined) response.headers['vary'] = 'Origin';
-  else if (!/(?:^|,)\s*origin\s*(?:,|$)/i.test(current))
-    response.headers['vary'] = `${current}, Origin`;
+  if (current === undefined) response.headers['vary'] = name;
+  else if (!current.split(',').some((entry) => entry.trim().toLowerCase() === name.toLowerCase()))
+    response.headers['vary'] = `${current}, ${name}`;
 }

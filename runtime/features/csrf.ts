@@ -3,7 +3,7 @@ import { requireContext } from '../http/context.js';
 import { HttpException } from '../http/errors.js';
 import { crossOrigin, isSecure } from '../http/origin.js';
 import type { CourseRequest } from '../http/request.js';
-import { setCookie } from './cookies.js';
+import { namedPastRead, setCookie } from './cookies.js';
 import { corsAllowsOrigin } from './cors.js';
 import { sameText, signature, verified } from './signing.js';
 
@@ -140,11 +140,13 @@ function cookieToken(request: CourseRequest): string | undefined {
 /**
  * The value of the one cookie named `name`; `undefined` when there is none, or several: a
  * second one was set for a parent domain or path by someone else, and which one the browser
- * sends first is not ours to choose.
+ * sends first is not ours to choose. One past the cookies read counts too: many cookies tossed
+ * before it must not hide it.
  */
 function onlyCookie(request: CourseRequest, name: string): string | undefined {
   const values = request.cookieValues(name);
-  return values.length === 1 ? values[0] : undefined;
+  if (values.length !== 1) return undefined;
+  return namedPastRead(request.getHeader('cookie') ?? '', name) ? undefined : values[0];
 }
 
 function listed(list: readonly string[], path: string): boolean {

@@ -16,9 +16,11 @@ export function acceptedEncodings(
   for (const entry of header.split(',', MAX_ENTRIES)) {
     const [name = '', ...params] = entry.split(';');
     const coding = name.trim().toLowerCase();
-    const q = params.map((p) => p.trim()).find((p) => /^q=/i.test(p));
+    // `q=0`, or `q = 0` as some clients space it.
+    const q = params.find((p) => /^\s*q\s*=/i.test(p));
+    const value = q?.slice(q.indexOf('=') + 1).trim();
     // A weight that is no qvalue (RFC 9110 §12.4.2: `1e-10`, `0.0001`, `2`) accepts nothing.
-    const weight = q === undefined ? 1 : QVALUE.test(q.slice(2)) ? Number(q.slice(2)) : 0;
+    const weight = value === undefined ? 1 : QVALUE.test(value) ? Number(value) : 0;
     if (!weights.has(coding)) weights.set(coding, weight);
   }
   const star = weights.get('*');

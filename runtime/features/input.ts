@@ -51,14 +51,30 @@ let busboyLibrary: typeof busboy | undefined;
 
 /**
  * Fields of a query or a urlencoded body (`QS_OPTIONS`). More than `FIELD_LIMIT` fields is a
- * 413, where qs would drop the rest.
+ * 413, where qs would drop the rest; an empty one (`a=1&&b=2`) is none, and qs is not given it
+ * (it counts them against its limit).
  */
 function parseFields(text: string): Record<string, unknown> {
-  let fields = 1;
-  for (let at = text.indexOf('&'); at !== -1; at = text.indexOf('&', at + 1)) {
-    if (++fields > FIELD_LIMIT) throw new HttpException(413, `More than ${FIELD_LIMIT} fields`);
+  let fields = 0;
+  let empty = false;
+  for (let start = 0; start <= text.length;) {
+    const at = text.indexOf('&', start);
+    const end = at === -1 ? text.length : at;
+    if (end === start) empty = true;
+    else if (++fields > FIELD_LIMIT)
+      throw new HttpException(413, `More than ${FIELD_LIMIT} fields`);
+    start = end + 1;
   }
-  return flatFields(text) ?? (qsLibrary ??= vendored<typeof qs>('qs')).parse(text, QS_OPTIONS);
+  const fieldsText = empty
+    ? text
+        .split('&')
+        .filter((field) => field !== '')
+        .join('&')
+    : text;
+  return (
+    flatFields(fieldsText) ??
+    (qsLibrary ??= vendored<typeof qs>('qs')).parse(fieldsText, QS_OPTIONS)
+  );
 }
 
 /** A bracket, raw or escaped: the text may nest, qs reads it. */

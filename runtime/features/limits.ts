@@ -67,10 +67,14 @@ function storeOf(options: StartOptions): Store {
   return store;
 }
 
+/**
+ * The store key of `key` for the request's client: its length first, so that no client and key
+ * read as another pair (`1::2` with `3:login`, `1::2:3` with `login`).
+ */
 function scoped(request: CourseRequest, options: StartOptions, kind: string, key: string): string {
   const client = options.identify
     ? options.identify(request)
-    : addressOf(request, options.trustProxy);
+    : addressClient(addressOf(request, options.trustProxy));
   if (client === '' && !warnedNoClient) {
     warnedNoClient = true;
     console.warn(
@@ -80,7 +84,22 @@ function scoped(request: CourseRequest, options: StartOptions, kind: string, key
         'is with the identify option',
     );
   }
-  return `${kind}:${client}:${key}`;
+  return `${kind}:${client.length}:${client}:${key}`;
+}
+
+/**
+ * The client an address limits: an IPv6 address's /56 network, which one subscriber (one home,
+ * one office) is given whole, as `express-rate-limit` counts it; an IPv4 address itself.
+ */
+function addressClient(address: string): string {
+  const written = address.includes(':') ? ipAddress(address) : address;
+  if (written === undefined || !written.includes(':')) return written ?? address;
+  const [head = '', tail = ''] = written.split('::');
+  const groups = head === '' ? [] : head.split(':');
+  const rest = tail === '' ? [] : tail.split(':');
+  while (groups.length + rest.length < 8) groups.push('0');
+  const [a, b, c, d] = [...groups, ...rest].map((group) => parseInt(group, 16));
+  return `${[a, b, c, d! & 0xff00].map((group) => group!.toString(16)).join(':')}::/56`;
 }
 
 // Said once per process: a server with no client addresses would say it on every request.

@@ -94,7 +94,13 @@ describe('compression', () => {
     const refused = await raw('/page', { 'accept-encoding': 'br;q=0, gzip;q=0' });
     expect(refused.headers['content-encoding']).toBeUndefined();
     // The weight's name in any case (RFC 9110 §5.6.6); a weight that is no qvalue accepts nothing.
-    for (const header of ['br;Q=0, gzip;Q=0', 'br;q=1e-10, gzip;q=2', 'gzip; q=0.0001'])
+    // Spaced around its `=` (`br ; q = 0`), it is read all the same.
+    for (const header of [
+      'br;Q=0, gzip;Q=0',
+      'br;q=1e-10, gzip;q=2',
+      'gzip; q=0.0001',
+      'br ; q = 0, gzip ;q= 0',
+    ])
       expect(
         (await raw('/page', { 'accept-encoding': header })).headers,
         header,

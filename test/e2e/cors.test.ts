@@ -26,6 +26,7 @@ Course.get('/api/plain-crash', () => { throw new Error('boom'); });
 Course.put('/api/items', () => 'no cors here');
 Course.get('/open', () => 'open').addMiddleware('Middleware\\\\OpenCors');
 Course.get('/partner', () => 'partner').addMiddleware('Middleware\\\\PartnerCors');
+Course.get('/all', () => 'all').addMiddleware('Middleware\\\\AllCors');
 Course.get('/bad', () => 'bad').addMiddleware('Middleware\\\\BadCors');
 Course.get('/slash', () => 'slash').addMiddleware('Middleware\\\\SlashCors');
 Course.get('/plain', () => 'plain');
@@ -57,6 +58,12 @@ export class OpenCors extends Cors {
 import { Cors, type CourseRequest } from 'course-router';
 export class PartnerCors extends Cors {
   protected override origins = (origin: string, _request: CourseRequest) => /^https:\\/\\/[a-z]+\\.partner\\.example$/.test(origin);
+}`,
+    'app/Middleware/AllCors.ts': `
+import { Cors } from 'course-router';
+export class AllCors extends Cors {
+  protected override origins = () => true;
+  protected override credentials = true;
 }`,
     'app/Middleware/BadCors.ts': `
 import { Cors } from 'course-router';
@@ -158,6 +165,25 @@ describe('actual requests', () => {
     expect(bad.headers['access-control-allow-origin']).toBeUndefined();
   });
 
+  it('a function is given only an origin as a browser sends one: never *, two origins, a path', async () => {
+    const any = await both('GET', '/all', { origin: 'https://any.example:8443' });
+    expect(any.headers['access-control-allow-origin']).toBe('https://any.example:8443');
+    for (const origin of [
+      '*',
+      'foo',
+      'https://a.example, https://b.example',
+      'https://evil.example/.trusted.example',
+      'https://evil.example?.trusted.example',
+      'https://u@evil.example',
+      'javascript://a.trusted.example',
+      'HTTPS://ANY.EXAMPLE',
+    ]) {
+      const answer = await both('GET', '/all', { origin });
+      expect(answer.status, origin).toBe(200);
+      expect(answer.headers, origin).toEqual({ vary: 'Origin' });
+    }
+  });
+
   it('an origin written as no browser sends it is a configuration error naming the fix', async () => {
     const slash = await both('GET', '/slash', { origin: 'https://app.example' });
     expect(slash.status).toBe(500);
@@ -219,7 +245,10 @@ describe('error answers', () => {
     const missing = await both('GET', '/api/nothing', { origin: 'https://app.example' });
     expect([missing.status, missing.headers]).toEqual([404, {}]);
     const refused = await preflight('https://app.example', 'PATCH');
-    expect([refused.status, refused.headers]).toEqual([405, { allow: 'GET, HEAD, POST, PUT' }]);
+    expect([refused.status, refused.headers]).toEqual([
+      405,
+      { allow: 'GET, HEAD, POST, PUT', vary: 'Origin' },
+    ]);
   });
 });
 
@@ -237,7 +266,8 @@ describe('preflight', () => {
       'access-control-allow-credentials': 'true',
       'access-control-allow-headers': 'content-type, x-csrf-token',
       'access-control-max-age': '600',
-      vary: 'Origin',
+      // The headers are the asked ones: the answer depends on them too.
+      vary: 'Origin, Access-Control-Request-Headers',
     });
     const param = await both('OPTIONS', '/api/items/7', {
       origin: 'https://trusted.example',
@@ -263,7 +293,9 @@ describe('preflight', () => {
         headers === undefined ? {} : { 'access-control-request-headers': headers };
       const answer = await preflight(origin, method, extra);
       expect(answer.status, `${origin} ${method} ${headers}`).toBe(status);
-      if (status === 204) expect([answer.body, answer.headers['vary']]).toEqual(['', 'Origin']);
+      // A 405 at a path whose routes have Cors says what it depends on too.
+      expect(answer.headers['vary'], `${origin} ${method} ${headers}`).toBe('Origin');
+      if (status === 204) expect(answer.body).toBe('');
       expect(
         Object.keys(answer.headers).filter((h) => h.startsWith('access-control-')),
         `${origin} ${method} ${headers}`,

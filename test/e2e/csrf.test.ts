@@ -227,6 +227,27 @@ describe('attacks are refused (403)', () => {
     }
   });
 
+  it('the second CSRF-TOKEN is refused past the 256 cookies read too, however many come before it', async () => {
+    const victim = await session();
+    const other = await session();
+    for (const [fillers, status] of [
+      [254, 403], // the second one is the 256th cookie: read
+      [255, 403], // the 257th: past the cookies read, found all the same
+      [400, 403],
+    ] as const) {
+      const filler = Array.from({ length: fillers }, (_, i) => `f${i}=1`).join('; ');
+      const cookie = `${victim.cookie}; ${filler}; ${other.cookie}`;
+      const answer = await both(served, 'POST', '/items', { cookie, 'x-csrf-token': victim.token });
+      expect(answer.status, `${fillers} cookies between`).toBe(status);
+    }
+    const many = Array.from({ length: 400 }, (_, i) => `f${i}=1`).join('; ');
+    const alone = await both(served, 'POST', '/items', {
+      cookie: `${victim.cookie}; ${many}`,
+      'x-csrf-token': victim.token,
+    });
+    expect(alone.body, 'one CSRF-TOKEN among 401 cookies').toBe('created');
+  });
+
   it('Sec-Fetch-Site cross-site or same-site, even with a valid token', async () => {
     const { cookie, token } = await session();
     for (const site of ['cross-site', 'same-site']) {

@@ -107,6 +107,16 @@ describe('input()', () => {
     const under = await send(app.served, 'GET', `/input?${fields(999)}&name=last`);
     expect(under.status, under.body).toBe(200);
     expect(JSON.parse(under.body)).toMatchObject({ name: 'last' });
+    // Empty fields are none: not counted, and not given to qs to count (it would cut the rest).
+    for (const query of [
+      `${'&'.repeat(3000)}name=last`,
+      `${fields(999)}${'&'.repeat(3000)}name=last`,
+      `x[a]=1${'&'.repeat(1500)}name=last&&`,
+    ]) {
+      const empty = await send(app.served, 'GET', `/input?${query}`);
+      expect(empty.status, empty.body).toBe(200);
+      expect(JSON.parse(empty.body)).toMatchObject({ name: 'last' });
+    }
   });
 
   it('reads urlencoded and JSON bodies; listed sources override in order', async () => {

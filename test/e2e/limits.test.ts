@@ -11,9 +11,10 @@ import { buildApp, importTable, removeApp, serve, writeApp, type Served } from '
 // addresses (believed from X-Forwarded-For under `trustProxy`) and large repeated values.
 const FILES = {
   'routes.ts': `
-import { Course, requestLimit } from 'course-router';
+import { Course, input, requestLimit } from 'course-router';
 
 Course.get('/limited', async () => ((await requestLimit('hit', 3, 60)) ? 'limited' : 'ok'));
+Course.get('/keyed', async () => ((await requestLimit(String(input('k')), 3, 60)) ? 'limited' : 'ok'));
 Course.post('/repeat', 'Forms@repeat');
 `,
   'app/Components/Controller/Forms.ts': `
@@ -126,7 +127,8 @@ describe('Redis store through the app', () => {
       const client = `192.0.2.${via.length}, 10.0.0.1`;
       expect(await repeat(served, client, bigValue(1), via)).toBe('new');
       expect(await repeat(served, client, bigValue(1), via)).toBe('repeat');
-      const key = `${prefix}repeat:192.0.2.${via.length}:form`;
+      // The client's length first: no client and key read as another pair.
+      const key = `${prefix}repeat:9:192.0.2.${via.length}:form`;
       expect(await store.client.get(key)).toBe(
         createHash('sha256').update(bigValue(1)).digest('base64url'),
       );
@@ -149,6 +151,57 @@ describe('Redis store through the app', () => {
       const ttl = await store.client.pttl(keys[0]!);
       expect(ttl).toBeGreaterThan(0);
       expect(ttl).toBeLessThanOrEqual(60_000);
+    }
+  });
+});
+
+describe('who a client is', () => {
+  it('an IPv6 client is its /56 network: its other addresses share its limit', async () => {
+    const served = await serve(table, { store: new MemoryStore(), trustProxy: 1 });
+    try {
+      const answers = [];
+      for (let i = 1; i <= 4; i++) answers.push(await limited(served, `2001:db8::${i}`, 'fetch'));
+      expect(answers).toEqual(['ok', 'ok', 'ok', 'limited']);
+      // Another address of the same /56, written otherwise, over node:http.
+      expect(await limited(served, '2001:DB8:0:ff:1:2:3:4', 'http')).toBe('limited');
+      // The next /56 is another subscriber; an IPv4 client is its address.
+      expect(await limited(served, '2001:db8:0:100::1', 'http')).toBe('ok');
+      expect(await limited(served, '192.0.2.1', 'fetch')).toBe('ok');
+      expect(await limited(served, '192.0.2.2', 'fetch')).toBe('ok');
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('no client and key read as another pair, in memory and in Redis', async () => {
+    const prefix = `pair${Date.now()}:`;
+    const redisStore = new RedisStore({ url: redis.url, prefix, onStateChange: () => {} });
+    try {
+      for (const store of [new MemoryStore(), redisStore]) {
+        const served = await serve(table, {
+          store,
+          identify: (request) => request.getHeader('x-user') ?? '',
+        });
+        try {
+          const keyed = (user: string, key: string) =>
+            call(
+              served,
+              'GET',
+              `/keyed?k=${encodeURIComponent(key)}`,
+              { 'x-user': user },
+              undefined,
+              'fetch',
+            );
+          for (let i = 0; i < 3; i++) expect(await keyed('ann', 'b:login')).toBe('ok');
+          expect(await keyed('ann', 'b:login')).toBe('limited');
+          // `ann:b` with `login` is another client's own limit.
+          expect(await keyed('ann:b', 'login')).toBe('ok');
+        } finally {
+          await served.close();
+        }
+      }
+    } finally {
+      await redisStore.close();
     }
   });
 });

@@ -42,6 +42,9 @@ writeFileSync(path.join(root, 'app.js.gz'), gzipSync(SCRIPT));
 symlinkSync(path.join(base, 'secret.txt'), path.join(root, 'link-out.txt'));
 symlinkSync(base, path.join(root, 'dir-out'));
 symlinkSync(path.join(root, 'hello.txt'), path.join(root, 'link-in.txt'));
+// Links inside the folder to its dotfile and into its dot folder.
+symlinkSync(path.join(root, '.env'), path.join(root, 'visible.txt'));
+symlinkSync(path.join(root, '.git'), path.join(root, 'visible-dir'));
 // A named pipe nobody writes to: opening it for reading would wait for ever.
 execFileSync('mkfifo', [path.join(root, 'pipe.txt')]);
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -175,6 +178,9 @@ describe('serving', () => {
     ]);
     expect((await viaFetch('/assets/hello.txt', { range: 'bytes=50-60' })).status).toBe(416);
     const many = Array.from({ length: 1000 }, (_, i) => `${i}-${i}`).join(',');
+    // The unit is case-insensitive (RFC 9110 §14.1).
+    const upper = await raw('/assets/hello.txt', { range: 'BYTES=0-4' });
+    expect([upper.status, upper.body.toString()]).toEqual([206, 'hello']);
     for (const range of [`bytes=${many}`, 'bytes=5-2', 'items=0-1', 'bytes=abc']) {
       const answer = await raw('/assets/hello.txt', { range });
       expect(answer.status, range.slice(0, 30)).toBe(200);
@@ -307,6 +313,8 @@ describe('escape attempts (raw sockets, then Fetch)', () => {
     '/assets/sub/../.env',
     '/assets/link-out.txt',
     '/assets/dir-out/secret.txt',
+    '/assets/visible.txt',
+    '/assets/visible-dir/config',
     '/assets//etc/passwd',
     '/assets/%2fetc%2fpasswd',
     '/assets/%5cetc%5cpasswd',

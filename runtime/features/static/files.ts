@@ -16,8 +16,8 @@ export interface OpenFile {
 
 /**
  * Opens `relative` (safe segments, see `safeSegments`) inside `root`, only when the file, once
- * every symlink is resolved, is still inside the real `root`; `undefined` when there is no such
- * regular file.
+ * every symlink is resolved, is still inside the real `root` and neither a dotfile nor in a dot
+ * folder below it; `undefined` when there is no such regular file.
  *
  * The path is resolved, checked and opened by synchronous calls, as nginx opens a file and as
  * Hono's `serveStatic` stats one: each is a few microseconds on a file the kernel has cached,
@@ -39,6 +39,15 @@ export async function openInside(
     return undefined;
   }
   if (real !== realRoot && !real.startsWith(realRoot + path.sep)) return undefined;
+  // A link inside the root to a dotfile or into a dot folder (`visible.txt -> .env`) is refused as
+  // the dotfile is.
+  if (
+    real
+      .slice(realRoot.length)
+      .split(path.sep)
+      .some((name) => name.startsWith('.'))
+  )
+    return undefined;
   // Only a regular file or a folder is opened: opening a named pipe or a device waits for a
   // writer, holding the event loop (or, opened from the pool, one of its few threads) for ever.
   const kind = fs.statSync(real, { throwIfNoEntry: false });

@@ -37,4 +37,5 @@ export function rangeOf(
 
 // Positions of any length: one past the file's end is clamped (the last) or unsatisfiable (the
 // first), however many digits it has (`Number` of 30 digits is about 1e30, never below a size).
-const SINGLE = /^bytes=[ \t]*(\d*)-(\d*)[ \t]*$/;
+// The unit is compared case-insensitively (RFC 9110 §14.1: `BYTES=0-4`).
+const SINGLE = /^bytes=[ \t]*(\d*)-(\d*)[ \t]*$/i;
