@@ -70,19 +70,16 @@ export async function remove(files: readonly string[], yes: boolean): Promise<vo
   for (const file of files) rmSync(file);
 }
 
-/** The relative URL of the folder `to` from the file `from`, ending in `/`: `../../`. */
-export function folderUrl(from: string, to: string): string {
-  const relative = path.relative(path.dirname(from), to).split(path.sep).join('/');
-  return relative ? `${relative}/` : './';
-}
-
-/** The import path of `to` from the file `from`, ending in `.js` as ESM TypeScript wants. */
-export function importPath(from: string, to: string): string {
+/**
+ * The import path of `to` from the file `from`, by its `.js` name as ESM TypeScript wants, or
+ * by its `.ts` one in an app that imports so (`importExtension: '.ts'`: Bun, Deno, Workers).
+ */
+export function importPath(from: string, to: string, extension: '.js' | '.ts' = '.js'): string {
   const relative = path
     .relative(path.dirname(from), to)
     .split(path.sep)
     .join('/')
-    .replace(/\.ts$/, '.js');
+    .replace(/\.ts$/, extension);
   return relative.startsWith('.') ? relative : `./${relative}`;
 }
 

@@ -4,4 +4,5 @@
  * this entry without using a model loads neither; a missing one is an error naming its install.
  */
 export { connect, disconnect, Model } from './features/model.js';
+export { appFolder } from './features/app-folder.js';
 export type { Row, Key } from './features/model.js';

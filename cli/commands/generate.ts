@@ -6,7 +6,6 @@ import type { Output } from '../output.js';
 import {
   checkName,
   CliError,
-  folderUrl,
   importPath,
   remove,
   scaffold,
@@ -32,6 +31,7 @@ export async function appPaths(root: string) {
     migrations: path.join(app, 'Database/migrations'),
     seeds: path.join(app, 'Database/seeds'),
     database: path.join(app, 'Database/config.ts'),
+    importExtension: config.importExtension,
   };
 }
 
@@ -50,7 +50,7 @@ export async function createModel(
   await scaffold(file, 'model.ts.tpl', {
     name: model,
     table: tableName(model),
-    configImport: importPath(file, paths.database),
+    configImport: importPath(file, paths.database, paths.importExtension),
   });
   out.info(`created ${file}`);
   return 0;
@@ -135,9 +135,7 @@ function migrationsOf(table: string, paths: AppPaths): string[] {
 
 async function ensureDatabaseConfig(paths: AppPaths, out: Output): Promise<void> {
   if (existsSync(paths.database)) return;
-  await scaffold(paths.database, 'database-config.ts.tpl', {
-    appFolder: folderUrl(paths.database, paths.root),
-  });
+  await scaffold(paths.database, 'database-config.ts.tpl', {});
   out.info(`created ${paths.database}`);
 }
 

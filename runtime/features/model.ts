@@ -51,17 +51,17 @@ export abstract class Model {
   /** The type of a row of the table, for tsc only: declared by subclasses, never set. */
   declare static readonly row: Row;
 
-  /** A query builder on the table. */
-  static query(): Knex.QueryBuilder {
-    return connect(this.database)(this.table);
+  /** A query builder on the table, of its row type: `await Post.query().first()` is a `PostRow`. */
+  static query<M extends typeof Model>(this: M): Knex.QueryBuilder<RowOf<M>, RowOf<M>[]> {
+    return connect(this.database)<RowOf<M>, RowOf<M>[]>(this.table);
   }
 
   static all<M extends typeof Model>(this: M): Promise<RowOf<M>[]> {
-    return this.query().select('*').orderBy(this.primaryKey);
+    return builder(this).select('*').orderBy(this.primaryKey);
   }
 
   static async find<M extends typeof Model>(this: M, id: Key): Promise<RowOf<M> | undefined> {
-    return (await this.query().where(this.primaryKey, id).first()) as RowOf<M> | undefined;
+    return (await builder(this).where(this.primaryKey, id).first()) as RowOf<M> | undefined;
   }
 
   static where<M extends typeof Model>(
@@ -69,12 +69,12 @@ export abstract class Model {
     column: keyof RowOf<M> & string,
     value: Knex.Value,
   ): Promise<RowOf<M>[]> {
-    return this.query().where(column, value).select('*');
+    return builder(this).where(column, value).select('*');
   }
 
   /** Inserts a row and returns its primary key. */
   static async create<M extends typeof Model>(this: M, values: NewRow<RowOf<M>>): Promise<Key> {
-    const [inserted] = (await this.query()
+    const [inserted] = (await builder(this)
       .insert(values as Row)
       .returning(this.primaryKey)) as unknown[];
     // A row where the database honours `returning` (SQLite, PostgreSQL); the id where not (MySQL).
@@ -91,18 +91,23 @@ export abstract class Model {
     id: Key,
     values: Partial<RowOf<M>>,
   ): Promise<number> {
-    return this.query()
+    return builder(this)
       .where(this.primaryKey, id)
       .update(values as Row);
   }
 
   /** Deletes a row; the number of rows deleted. */
   static delete(id: Key): Promise<number> {
-    return this.query().where(this.primaryKey, id).delete();
+    return builder(this).where(this.primaryKey, id).delete();
   }
 }
 
 // --- internal ---
+
+/** The table's query builder, for the methods above: they type what they return themselves. */
+function builder(model: typeof Model): Knex.QueryBuilder {
+  return connect(model.database)(model.table);
+}
 
 function open(config: Knex.Config): Knex {
   const make = requirePackage<typeof knex>('knex', 'course-router/db', {

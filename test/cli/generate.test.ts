@@ -170,7 +170,7 @@ describe('generators', () => {
   );
 
   // One tsc for both files: its two errors are the misspelt file's, none the snippet's.
-  it("a model's rows are typed: a misspelt column is a tsc error; the README snippet type-checks", async () => {
+  it("a model's rows are typed, query()'s too: a misspelt column is a tsc error; the README snippet type-checks", async () => {
     writeFileSync(
       path.join(dir, 'app/typo.ts'),
       `import { Post } from './Components/Model/Post.js';
@@ -178,6 +178,9 @@ await Post.create({ titel: 'typo' });
 const post = await Post.find(1);
 export const title: string | undefined = post?.title;
 export const nope = post?.body;
+const first = await Post.query().where('id', 1).first();
+export const firstTitle: string | undefined = first?.title;
+export const firstNope = first?.body;
 `,
     );
     // The README snippet: create() gives the key find() takes.
@@ -200,7 +203,9 @@ export const key: number | string = id;
       /typo\.ts\(2,\d+\): error TS2561: .*'titel' does not exist in type 'NewRow<PostRow>'\. Did you mean to write 'title'\?/,
     );
     expect(output).toMatch(/typo\.ts\(5,\d+\): error TS2339: Property 'body' does not exist/);
-    expect(output.match(/error TS/g)).toHaveLength(2);
+    // query() is of the row type too: its rows are no `any`.
+    expect(output).toMatch(/typo\.ts\(8,\d+\): error TS2339: Property 'body' does not exist/);
+    expect(output.match(/error TS/g)).toHaveLength(3);
   });
 
   it(
@@ -225,8 +230,51 @@ export const key: number | string = id;
       // from its output, not its start, which a loaded machine slows by seconds.
       expect(count.lingered).toBeLessThan(10_000);
       expect(readdirSync(elsewhere)).toEqual([]);
+      // Compiled to dist/, the models open the same database: the app folder is found from the
+      // compiled config too, not taken to be dist/.
+      const built = await new Promise<string>((resolve) =>
+        execFile(
+          process.execPath,
+          [
+            TSC,
+            '-p',
+            dir,
+            '--noEmit',
+            'false',
+            '--outDir',
+            path.join(dir, 'dist'),
+            '--rootDir',
+            dir,
+          ],
+          (_e, stdout, stderr) => resolve(stdout + stderr),
+        ),
+      );
+      expect(built).toBe('');
+      writeFileSync(
+        path.join(dir, 'dist/count.mjs'),
+        `import { Post } from './app/Components/Model/Post.js';\nconsole.log((await Post.all()).length);\n`,
+      );
+      const compiled = await script('../dist/count.mjs', elsewhere);
+      expect(compiled.code, compiled.stderr).toBe(0);
+      expect(compiled.stdout).toBe('1\n');
+      expect(existsSync(path.join(dir, 'dist/database.sqlite'))).toBe(false);
     },
   );
+
+  it("in an app that imports by .ts names (importExtension '.ts'), a model imports its config so", async () => {
+    const app = databaseApp();
+    writeFileSync(
+      path.join(app, 'course.config.ts'),
+      "export default { importExtension: '.ts' };\n",
+    );
+    const made = await runCli(['create:model', 'Story', '--root', app], app);
+    expect(made.code, made.stderr).toBe(0);
+    const model = readFileSync(path.join(app, 'app/Components/Model/Story.ts'), 'utf8');
+    expect(model).toContain("from '../../Database/config.ts';");
+    expect(readFileSync(path.join(dir, 'app/Components/Model/Post.ts'), 'utf8')).toContain(
+      "from '../../Database/config.js';",
+    );
+  });
 });
 
 describe('generate:files names and --remove', () => {
