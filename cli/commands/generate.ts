@@ -3,14 +3,7 @@ import path from 'node:path';
 import { loadConfig } from 'course-compiler/config';
 import { removeEmptyFolders, requireKnex, sharedConfig } from '../database-files.js';
 import type { Output } from '../output.js';
-import {
-  checkName,
-  CliError,
-  importPath,
-  remove,
-  scaffold,
-  tableName,
-} from '../scaffold.js';
+import { checkName, CliError, importPath, remove, scaffold, tableName } from '../scaffold.js';
 
 /** Options shared by the generators. */
 export interface GenerateOptions {
