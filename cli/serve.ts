@@ -70,7 +70,16 @@ export function startServe(
   // One signing key for every server of this watch, unless the app's environment sets one: a
   // CSRF token or signed cookie made before a rebuild still holds after the restart.
   const env = { ...process.env, COURSE_SECRET: process.env['COURSE_SECRET'] || watchSecret() };
-  const child = spawn(command, all, { cwd: path.resolve(root), stdio: 'inherit', env });
+  // tsx's watcher runs in a process group of its own: a terminal's Ctrl-C reaches the watcher
+  // alone, which passes one SIGTERM on. tsx takes a second signal (the group's SIGINT, then
+  // ours) as a server that will not stop, and kills it mid-request.
+  const own = runtime === 'node';
+  const child = spawn(command, all, {
+    cwd: path.resolve(root),
+    stdio: own ? ['ignore', 'inherit', 'inherit'] : 'inherit',
+    detached: own,
+    env,
+  });
   child.on('error', (error: NodeJS.ErrnoException) => {
     onMissing(
       error.code === 'ENOENT'

@@ -61,8 +61,8 @@ export async function runWatch(
   });
   await watcher.ready;
   out.info('watching for changes (Ctrl-C to stop)');
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // A closed terminal too: a server in a process group of its own would outlive it.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, stop);
   await stopped;
   await Promise.all([server && stopServer(server), watcher.close()]);
   return code;
@@ -81,11 +81,21 @@ function stopServer(server: ChildProcess): Promise<void> {
   if (server.pid === undefined || server.exitCode !== null || server.signalCode !== null)
     return Promise.resolve();
   return new Promise((resolve) => {
-    const timer = setTimeout(() => server.kill('SIGKILL'), SERVER_GRACE_MS);
+    // The whole group of a server in one of its own (tsx's watcher and the server it runs).
+    const timer = setTimeout(() => killGroup(server), SERVER_GRACE_MS);
     server.once('exit', () => {
       clearTimeout(timer);
       resolve();
     });
     server.kill('SIGTERM');
   });
+}
+
+function killGroup(server: ChildProcess): void {
+  try {
+    process.kill(-server.pid!, 'SIGKILL');
+  } catch {
+    // No group of its own: the runtime alone.
+    server.kill('SIGKILL');
+  }
 }
