@@ -85,9 +85,26 @@ export function startApp(table: RouteTable | undefined, options: StartOptions = 
         );
         server.on('checkContinue', checkContinue);
         closers.push(gracefulClose(server));
-        server.once('error', reject);
+        server.once('error', (error) => reject(listenError(error, port, host)));
         server.listen(port, host, () => resolve(server));
       }),
     close: async (grace) => void (await Promise.all(closers.map((close) => close(grace)))),
   };
+}
+
+/**
+ * `listen()`'s error, saying what to do when the port is taken or may not be used; its `code`
+ * (`EADDRINUSE`, `EACCES`) kept.
+ */
+function listenError(error: NodeJS.ErrnoException, port: number, host: string): Error {
+  const fix =
+    error.code === 'EADDRINUSE'
+      ? `another server listens on ${host}:${port}: stop it, or listen on another port (PORT=…)`
+      : error.code === 'EACCES'
+        ? `this user may not listen on port ${port}: take one above 1023 (PORT=…)`
+        : undefined;
+  if (fix === undefined) return error;
+  return Object.assign(new Error(`course: ${fix} (${error.code})`, { cause: error }), {
+    code: error.code,
+  });
 }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Course } from 'course-router';
 import { freePort } from '../_redis.js';
@@ -39,6 +40,23 @@ describe("`course init`'s server on SIGTERM", () => {
   }, 30_000);
 });
 
+describe('app.listen()', () => {
+  it('a port another server holds is one error naming it and what to do, with its code', async () => {
+    const first = Course.start(await importTable(dir));
+    const server = await first.listen(0);
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const second = Course.start(await importTable(dir));
+    const refused = await second.listen(port).catch((error: NodeJS.ErrnoException) => error);
+    expect(refused).toBeInstanceOf(Error);
+    expect((refused as NodeJS.ErrnoException).message).toBe(
+      `course: another server listens on 127.0.0.1:${port}: stop it, or listen on another port (PORT=…) (EADDRINUSE)`,
+    );
+    expect((refused as NodeJS.ErrnoException).code).toBe('EADDRINUSE');
+    await Promise.all([first.close(), second.close()]);
+  });
+});
+
 describe('app.close(grace)', () => {
   it('cuts a request still running after the grace period, and resolves', async () => {
     const app = Course.start(await importTable(dir));
@@ -67,9 +85,15 @@ describe('app.close(grace)', () => {
 // --- internal ---
 
 function startServer(cwd: string, port: number): Promise<ChildProcess> {
+  // tsx's loader in the server's own process: tsx's command runs the server in a child and, when
+  // that child is slow to say it took a signal (30 ms, on a loaded machine), kills it.
   const child = spawn(
     process.execPath,
-    [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'server.ts'],
+    [
+      '--import',
+      pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href,
+      'server.ts',
+    ],
     { cwd, env: { ...process.env, HOST: '127.0.0.1', PORT: String(port) }, stdio: 'pipe' },
   );
   let stderr = '';
