@@ -29,7 +29,7 @@ export function deliveredOf(draft: RouteDraft): Delivered[] {
     ...draft.params.map(param(' of the group prefix')),
     ...Array.from({ length: draft.match?.captures ?? 0 }, (_, i) => ({
       name: undefined,
-      optional: false,
+      optional: draft.match!.optional.includes(i + 1),
       what: `capture ${i + 1} of setMatch()`,
     })),
   ];

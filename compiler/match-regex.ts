@@ -3,7 +3,7 @@ import type { RegexLike } from 'course-router';
 
 /** A `setMatch()` regex translated to JavaScript. */
 export type MatchRegex =
-  | { ok: true; source: string; flags: string; captures: number }
+  | { ok: true; source: string; flags: string; captures: number; optional: number[] }
   | { ok: false; reason: string; hint: string };
 
 // PHP (PCRE) modifiers with a JavaScript meaning; `D` is what JavaScript does already.
@@ -68,9 +68,12 @@ function compile(source: string, flags: string): MatchRegex {
     return { ok: false, reason: `invalid regex ${JSON.stringify(source)}: ${message}`, hint: '' };
   }
   let captures = 0;
+  const optional: number[] = [];
   regexpTree.traverse(ast, {
     Group(path) {
-      if ((path.node as { capturing: boolean }).capturing) captures++;
+      if (!(path.node as { capturing: boolean }).capturing) return;
+      captures++;
+      if (mayNotTakePart(path)) optional.push(captures);
     },
   });
   // The `x` flag (free spacing) is PCRE's; regexp-tree reads it and writes the regex without it.
@@ -85,5 +88,29 @@ function compile(source: string, flags: string): MatchRegex {
       hint: '',
     };
   }
-  return { ok: true, source: generated, flags: jsFlags, captures };
+  return { ok: true, source: generated, flags: jsFlags, captures, optional };
+}
+
+/** A step of regexp-tree's traversal, as far as `mayNotTakePart` reads it. */
+interface TreePath {
+  node: { type: string; quantifier?: { kind: string; from?: number }; negative?: boolean };
+  parentPath: TreePath | null;
+}
+
+/**
+ * Whether a group may match without taking part, its capture then `undefined`: it, or a part
+ * around it, is repeated possibly no time (`?`, `*`, `{0,n}`), one side of an alternation (`a|b`),
+ * or inside a negative lookaround.
+ */
+function mayNotTakePart(group: TreePath): boolean {
+  for (let path = group.parentPath; path !== null; path = path.parentPath) {
+    const { type, quantifier, negative } = path.node;
+    if (type === 'Disjunction') return true;
+    if (type === 'Assertion' && negative === true) return true;
+    if (type === 'Repetition' && quantifier !== undefined) {
+      const least = quantifier.kind === '+' ? 1 : quantifier.kind === 'Range' ? quantifier.from : 0;
+      if (least === 0) return true;
+    }
+  }
+  return false;
 }

@@ -238,7 +238,12 @@ function matchOf(def: RouteDefinition, diagnostics: Diagnostics): MatchSpec | un
   if (!def.match) return undefined;
   const translated = translateMatch(def.match.value);
   if (translated.ok)
-    return { source: translated.source, flags: translated.flags, captures: translated.captures };
+    return {
+      source: translated.source,
+      flags: translated.flags,
+      captures: translated.captures,
+      optional: translated.optional,
+    };
   diagnostics.error(
     'E_REGEX',
     `setMatch(): ${translated.reason}`,

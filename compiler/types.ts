@@ -40,6 +40,8 @@ export interface MatchSpec {
   source: string;
   flags: string;
   captures: number;
+  /** The captures (from 1) that may be `undefined`: their group may not take part. */
+  optional: readonly number[];
 }
 
 /** Groups with exception handlers, for requests that match no route. */

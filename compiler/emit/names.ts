@@ -140,13 +140,15 @@ function describe(route: RouteRecord, root: string): string {
 
 /**
  * The tuple a route's handler receives: domain parameters, URL parameters (an optional one may
- * be `undefined`), then `setMatch` captures as `$1`, `$2`…
+ * be `undefined`), then `setMatch` captures as `$1`, `$2`… (one whose group may not take part
+ * may be `undefined` too)
  */
 function handlerTuple(route: RouteRecord): string {
   const params = routeParams(route).map(
     (p) => `${p.name}: string${p.optional ? ' | undefined' : ''}`,
   );
-  for (let i = 1; i <= (route.match?.captures ?? 0); i++) params.push(`$${i}: string`);
+  for (let i = 1; i <= (route.match?.captures ?? 0); i++)
+    params.push(`$${i}: string${route.match!.optional.includes(i) ? ' | undefined' : ''}`);
   return `[${params.join(', ')}]`;
 }
 

@@ -40,6 +40,7 @@ Course.group({ prefix: '/n/{org}' }, () => {
 });
 Course.get('/q', () => 'q').addMiddleware('Middleware\\\\Gate');
 Course.get('/r', () => 'r').addMiddleware('Middleware\\\\LateGate');
+Course.get('/s', (name: string, id: string) => name + id).setMatch('/^\\\\/s\\\\/([a-z]+)(?:\\\\/(\\\\d+))?$/');
 `;
 
 // Guards that answer "go on" with true: a middleware's value answers the request.
@@ -67,6 +68,7 @@ Course.group({ domain: '{account}.example.com' }, () => {
 });
 Course.get('/m', (first: string) => first).setMatch('/^\\\\/m\\\\/(\\\\w+)$/');
 Course.get('/n', () => 'n').addMiddleware('Middleware\\\\Open:admin');
+Course.get('/t', (a: string, b?: string) => a + b).setMatch('/^\\\\/t\\\\/(\\\\w+)(?:-(\\\\d+))?$/');
 `;
 
 let failing: { dir: string; stderr: string; code: number };
@@ -99,7 +101,7 @@ const SHOP_FILE = 'app/Components/Controller/Shop.ts';
 describe('a handler parameter that cannot take what the route gives is a build error', () => {
   it('fails the build, every mismatch reported at once', () => {
     expect(failing.code).toBe(1);
-    expect(failing.stderr).toContain('build failed: 14 errors');
+    expect(failing.stderr).toContain('build failed: 15 errors');
   });
 
   it("'Class@method': a parameter typed number, at the route call and the method's declaration", () => {
@@ -153,6 +155,13 @@ describe('a handler parameter that cannot take what the route gives is a build e
     expect(failing.stderr).toMatch(
       /routes\.ts:11:\d+: error E_HANDLER: Middleware\\Role:admin \(middleware Role\.handle\): its parameter level: number cannot take the argument "admin", a string \(declared at app\/Middleware\/Role\.ts:2:28\)\n {2}hint: middleware arguments arrive as strings: declare level: string and convert it/,
     );
+  });
+
+  it('a setMatch() capture whose group may not take part reaching a parameter that cannot be undefined', () => {
+    expect(failing.stderr).toContain(
+      'routes.ts:21:8: error E_HANDLER: the closure: its parameter id: string cannot take capture 2 of setMatch(), which is undefined when the URL leaves it out (declared at routes.ts:21:33)',
+    );
+    expect(failing.stderr).not.toContain('its parameter name');
   });
 
   it('a middleware named without the argument its handle() requires: the hint is the colon', () => {
