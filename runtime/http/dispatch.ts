@@ -391,7 +391,10 @@ async function fail(error: unknown, context: RequestContext, depth: number): Pro
   for (const Handler of handlersOf(context)) {
     let taken: Outcome | undefined;
     try {
-      const result: unknown = await new Handler().handleError(request as never, error as never);
+      const result: unknown = await new Handler().handleError(
+        request as never,
+        handedError(error) as never,
+      );
       if (pendingRewrite(request)) taken = await rewrite(context, depth);
       else if (result !== undefined && result !== null) taken = applyResult(result, response);
       else if (response.written) taken = response;
@@ -405,6 +408,22 @@ async function fail(error: unknown, context: RequestContext, depth: number): Pro
     return taken instanceof Response ? taken : withCors(context, withErrorHeaders(taken, error));
   }
   return withCors(context, statusResponse(error, options, request));
+}
+
+/**
+ * What an exception handler is given (`HandledError`): the error thrown, or, for a value thrown
+ * that is no `Error` (`throw 'text'`, `throw undefined`), an `Error` of its text with the value
+ * as its `cause`.
+ */
+function handedError(error: unknown): Error {
+  if (error instanceof Error) return error;
+  let text: string;
+  try {
+    text = typeof error === 'string' ? error : `${String(error)} thrown`;
+  } catch {
+    text = 'a value thrown';
+  }
+  return new Error(text, { cause: error });
 }
 
 /**

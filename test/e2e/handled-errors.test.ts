@@ -12,6 +12,18 @@ Course.group({ prefix: '/api', exceptionHandler: 'Handlers\\\\ApiHandler' }, () 
   Course.get('/teapot', () => { throw new HttpException(418, "I'm a teapot"); });
   Course.get('/busy', () => { throw new HttpException(503, 'busy'); });
 });
+Course.group({ prefix: '/thrown', exceptionHandler: 'Handlers\\\\Inspect' }, () => {
+  Course.get('/text', () => { throw 'a text'; });
+  Course.get('/nothing', () => { throw undefined; });
+  Course.get('/object', () => { throw { status: 402 }; });
+});
+`,
+    'app/Handlers/Inspect.ts': `import type { CourseRequest, HandledError } from 'course-router';
+export class Inspect {
+  handleError(_request: CourseRequest, error: HandledError) {
+    return { isError: error instanceof Error, message: error.message, status: error.status ?? null, cause: typeof error.cause };
+  }
+}
 `,
     'app/Handlers/ApiHandler.ts': `import { response, type CourseRequest } from 'course-router';
 export class ApiHandler {
@@ -36,5 +48,24 @@ describe('errors an exception handler answers', () => {
     expect(reported).toEqual([]);
     expect((await send(state.served, 'GET', '/api/busy')).status).toBe(503);
     expect(reported).toEqual(['busy', 'busy']);
+  });
+});
+
+describe('a value thrown that is no Error', () => {
+  it('reaches a handler as an Error of its text, the value its cause, as HandledError says', async () => {
+    for (const [target, message, cause] of [
+      ['/thrown/text', 'a text', 'string'],
+      ['/thrown/nothing', 'undefined thrown', 'undefined'],
+      ['/thrown/object', '[object Object] thrown', 'object'],
+    ] as const) {
+      const answer = await send(state.served, 'GET', target);
+      expect(answer.status, target).toBe(200);
+      expect(JSON.parse(answer.body), target).toEqual({
+        isError: true,
+        message,
+        status: null,
+        cause,
+      });
+    }
   });
 });
