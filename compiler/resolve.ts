@@ -60,6 +60,7 @@ export function resolveApp(
   leftOut.report(diagnostics);
   for (const group of handlerGroups) {
     const handlers = references.all(group.handlers, 'handleError');
+    handlers?.forEach((h, i) => references.checkExceptionHandler(h, group.handlers[i]!));
     if (handlers) app.handlerGroups.push({ prefix: group.prefix, domain: group.domain, handlers });
   }
   const router = recording.router;
@@ -151,6 +152,26 @@ class ReferenceCache {
       );
   }
 
+  /**
+   * An exception handler's `handleError` may not return a boolean: a value other than undefined
+   * or null answers the request with it (`error.status === 404` sent as the page, a 200). Said
+   * once for each class, at the first place that names it.
+   */
+  checkExceptionHandler(handler: ClassRefResolved, reference: SitedReference): void {
+    const key = `handleError\0${handler.class.file}\0${handler.class.exportName}`;
+    if (this.#checked.has(key)) return;
+    this.#checked.add(key);
+    const found = this.index.exportedClassIn(handler.class.file, handler.class.exportName);
+    const declaration = found && methodDeclaration(found.node, 'handleError');
+    if (!declaration || !mayReturnBoolean(declaration, this.index)) return;
+    this.diagnostics.error(
+      'E_HANDLER',
+      `${handler.label} (exception handler ${found.name}.handleError) returns a boolean: a handler that returns anything but undefined or null answers the request with it (false would be sent as the page, a 200)`,
+      valueLocation(reference.site, this.index),
+      'return nothing to pass the error on, or a response to answer it (response().httpCode(404).json(...))',
+    );
+  }
+
   all(
     references: readonly SitedReference[],
     method: string,
@@ -200,6 +221,7 @@ function resolveRoute(
     );
   }
   middleware.forEach((m, i) => references.checkArguments(m, draft.middleware[i]!));
+  handlers.forEach((h, i) => references.checkExceptionHandler(h, draft.handlers[i]!));
   return {
     index: app.routes.length,
     verbs: draft.verbs,

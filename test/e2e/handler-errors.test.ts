@@ -41,6 +41,7 @@ Course.group({ prefix: '/n/{org}' }, () => {
 Course.get('/q', () => 'q').addMiddleware('Middleware\\\\Gate');
 Course.get('/r', () => 'r').addMiddleware('Middleware\\\\LateGate');
 Course.get('/s', (name: string, id: string) => name + id).setMatch('/^\\\\/s\\\\/([a-z]+)(?:\\\\/(\\\\d+))?$/');
+Course.group({ prefix: '/u', exceptionHandler: 'Handlers\\\\Missing' }, () => Course.get('/v', () => 'v'));
 `;
 
 // Guards that answer "go on" with true: a middleware's value answers the request.
@@ -80,6 +81,10 @@ async function run(routes: string) {
     'app/Components/Controller/Shop.ts': SHOP,
     'app/Middleware/Role.ts': ROLE,
     ...GATES,
+    'app/Handlers/Missing.ts': `export class Missing {
+  handleError(request: unknown, error: { status?: number }) { return error.status === 404; }
+}
+`,
     'app/Middleware/Open.ts':
       'export class Open {\n  handle(request: unknown) { return undefined; }\n}\n',
   });
@@ -101,7 +106,7 @@ const SHOP_FILE = 'app/Components/Controller/Shop.ts';
 describe('a handler parameter that cannot take what the route gives is a build error', () => {
   it('fails the build, every mismatch reported at once', () => {
     expect(failing.code).toBe(1);
-    expect(failing.stderr).toContain('build failed: 15 errors');
+    expect(failing.stderr).toContain('build failed: 16 errors');
   });
 
   it("'Class@method': a parameter typed number, at the route call and the method's declaration", () => {
@@ -162,6 +167,12 @@ describe('a handler parameter that cannot take what the route gives is a build e
       'routes.ts:21:8: error E_HANDLER: the closure: its parameter id: string cannot take capture 2 of setMatch(), which is undefined when the URL leaves it out (declared at routes.ts:21:33)',
     );
     expect(failing.stderr).not.toContain('its parameter name');
+  });
+
+  it('an exception handler whose handleError() returns a boolean', () => {
+    expect(failing.stderr).toMatch(
+      /routes\.ts:22:\d+: error E_HANDLER: Handlers\\Missing \(exception handler Missing\.handleError\) returns a boolean: a handler that returns anything but undefined or null answers the request with it \(false would be sent as the page, a 200\)\n {2}hint: return nothing to pass the error on, or a response to answer it/,
+    );
   });
 
   it('a middleware named without the argument its handle() requires: the hint is the colon', () => {
