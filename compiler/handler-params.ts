@@ -14,6 +14,8 @@ export interface Delivered {
   optional: boolean;
   /** Where it comes from, for messages: `{id}`, `{gid} of the group prefix`, `capture 1`. */
   what: string;
+  /** The value itself, when the build knows it (a middleware's `Name:value`). */
+  value?: string;
 }
 
 /** What a route delivers to its handler: domain, URL (prefixes included), `setMatch` captures. */
@@ -44,6 +46,10 @@ interface Declared {
   rest: boolean;
   /** Its type (a rest's element type) takes a `string`; `undefined` when it takes `undefined`. */
   takesString: boolean;
+  /** Its type takes this string (`'admin'` for a parameter typed `'admin' | 'owner'`). */
+  takesText: (text: string) => boolean;
+  /** Its type is, or holds, a string literal: some strings, not every one. */
+  literal: boolean;
   takesUndefined: boolean;
   /** The type as written, for messages. */
   typeText: string;
@@ -76,13 +82,19 @@ export function checkHandlerParams(
     if (d.rest) {
       const bad = delivered
         .slice(i)
-        .find((v) => !d.takesString || (v.optional && !d.takesUndefined));
+        .find(
+          (v) =>
+            !(d.takesString || (v.value !== undefined && d.takesText(v.value))) ||
+            (v.optional && !d.takesUndefined),
+        );
       if (bad)
         diagnostics.error(
           'E_HANDLER',
           `${label}: its rest parameter ...${d.name}: ${d.typeText} cannot take ${bad.what}, a string${bad.optional ? ' or undefined' : ''} (${where(d)})`,
           loc,
-          `${skip ? 'middleware arguments' : 'route parameters'} arrive as strings: declare ...${d.name}: string[]`,
+          bad.optional && d.takesString
+            ? `declare ...${d.name}: (string | undefined)[]`
+            : `${skip ? 'middleware arguments' : 'route parameters'} arrive as strings: declare ...${d.name}: string[]`,
         );
       break;
     }
@@ -99,12 +111,14 @@ export function checkHandlerParams(
         );
       continue;
     }
-    if (!d.takesString) {
+    if (!d.takesString && !(value.value !== undefined && d.takesText(value.value))) {
       diagnostics.error(
         'E_HANDLER',
         `${label}: its parameter ${d.name}: ${d.typeText} cannot take ${value.what}, a string (${where(d)})`,
         loc,
-        `${skip ? 'middleware arguments' : 'route parameters'} arrive as strings: declare ${d.name}: string and convert it`,
+        value.value !== undefined && d.literal
+          ? `give it one of the values ${d.typeText} takes, or declare ${d.name}: string`
+          : `${skip ? 'middleware arguments' : 'route parameters'} arrive as strings: declare ${d.name}: string and convert it`,
       );
     } else if (value.optional && !d.takesUndefined) {
       diagnostics.error(
@@ -246,6 +260,10 @@ function describe(p: ParameterDeclaration, checker: Ts.TypeChecker): Declared {
     required: !rest && !optional,
     rest,
     takesString: takes(checker.getStringType()),
+    takesText: (text) => takes(checker.getStringLiteralType(text)),
+    literal:
+      type !== undefined &&
+      (type.isStringLiteral() || (type.isUnion() && type.types.some((t) => t.isStringLiteral()))),
     takesUndefined: optional || takes(checker.getUndefinedType()),
     typeText:
       p.getTypeNode()?.getText() ??

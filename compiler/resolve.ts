@@ -122,6 +122,7 @@ class ReferenceCache {
       name: undefined,
       optional: false,
       what: `the argument ${JSON.stringify(arg)}`,
+      value: arg,
     }));
     const label = `${middleware.label} (middleware ${found.name}.handle)`;
     const site = valueLocation(reference.site, this.index);

@@ -13,6 +13,7 @@ const SHOP = `export class Shop {
   defaulted(year = 2024) { return year; }
   ok(id: string) { return id; }
   rest(...all: number[]) { return all; }
+  texts(...all: string[]) { return all; }
 }
 `;
 const ROLE = `export class Role {
@@ -42,6 +43,8 @@ Course.get('/q', () => 'q').addMiddleware('Middleware\\\\Gate');
 Course.get('/r', () => 'r').addMiddleware('Middleware\\\\LateGate');
 Course.get('/s', (name: string, id: string) => name + id).setMatch('/^\\\\/s\\\\/([a-z]+)(?:\\\\/(\\\\d+))?$/');
 Course.group({ prefix: '/u', exceptionHandler: 'Handlers\\\\Missing' }, () => Course.get('/v', () => 'v'));
+Course.get('/w', () => 'w').addMiddleware('Middleware\\\\Kind:root');
+Course.get('/x/{a}/{b?}', 'Shop@texts');
 `;
 
 // Guards that answer "go on" with true: a middleware's value answers the request.
@@ -69,6 +72,7 @@ Course.group({ domain: '{account}.example.com' }, () => {
 });
 Course.get('/m', (first: string) => first).setMatch('/^\\\\/m\\\\/(\\\\w+)$/');
 Course.get('/n', () => 'n').addMiddleware('Middleware\\\\Open:admin');
+Course.get('/o', () => 'o').addMiddleware('Middleware\\\\Kind:admin');
 Course.get('/t', (a: string, b?: string) => a + b).setMatch('/^\\\\/t\\\\/(\\\\w+)(?:-(\\\\d+))?$/');
 `;
 
@@ -81,6 +85,10 @@ async function run(routes: string) {
     'app/Components/Controller/Shop.ts': SHOP,
     'app/Middleware/Role.ts': ROLE,
     ...GATES,
+    'app/Middleware/Kind.ts': `export class Kind {
+  handle(request: unknown, kind: 'admin' | 'owner') { return undefined; }
+}
+`,
     'app/Handlers/Missing.ts': `export class Missing {
   handleError(request: unknown, error: { status?: number }) { return error.status === 404; }
 }
@@ -106,7 +114,7 @@ const SHOP_FILE = 'app/Components/Controller/Shop.ts';
 describe('a handler parameter that cannot take what the route gives is a build error', () => {
   it('fails the build, every mismatch reported at once', () => {
     expect(failing.code).toBe(1);
-    expect(failing.stderr).toContain('build failed: 16 errors');
+    expect(failing.stderr).toContain('build failed: 18 errors');
   });
 
   it("'Class@method': a parameter typed number, at the route call and the method's declaration", () => {
@@ -167,6 +175,20 @@ describe('a handler parameter that cannot take what the route gives is a build e
       'routes.ts:21:8: error E_HANDLER: the closure: its parameter id: string cannot take capture 2 of setMatch(), which is undefined when the URL leaves it out (declared at routes.ts:21:33)',
     );
     expect(failing.stderr).not.toContain('its parameter name');
+  });
+
+  it('a middleware argument its literal type does not take; one it does builds', () => {
+    expect(failing.stderr).toMatch(
+      /routes\.ts:23:\d+: error E_HANDLER: Middleware\\Kind:root \(middleware Kind\.handle\): its parameter kind: 'admin' \| 'owner' cannot take the argument "root", a string \(declared at app\/Middleware\/Kind\.ts:2:28\)\n {2}hint: give it one of the values 'admin' \| 'owner' takes, or declare kind: string/,
+    );
+    expect(correct.stderr).not.toMatch(/E_HANDLER: Middleware\\Kind/);
+  });
+
+  it('a rest parameter of strings given an optional parameter: the hint takes undefined too', () => {
+    expect(failing.stderr).toContain(
+      `routes.ts:24:8: error E_HANDLER: Shop@texts: its rest parameter ...all: string[] cannot take {b?}, a string or undefined (declared at ${SHOP_FILE}:8:12)\n` +
+        '  hint: declare ...all: (string | undefined)[]\n',
+    );
   });
 
   it('an exception handler whose handleError() returns a boolean', () => {
