@@ -30,14 +30,16 @@ export interface RouterBootManager {
 /**
  * The seven methods of a resource controller, each optional: a method the controller leaves
  * out leaves its route out (an API's resource has no `create` and `edit` forms), with a build
- * warning.
+ * warning. Each receives its route's parameters as strings: the group prefix's first
+ * (`/orgs/{org}`: `show(org, id)`), then the resource's `id`; the build checks each against its
+ * route.
  */
 export interface ResourceController {
-  index?(): unknown;
-  show?(id: string): unknown;
-  store?(): unknown;
-  create?(): unknown;
-  edit?(id: string): unknown;
-  update?(id: string): unknown;
-  destroy?(id: string): unknown;
+  index?(...params: string[]): unknown;
+  show?(...params: string[]): unknown;
+  store?(...params: string[]): unknown;
+  create?(...params: string[]): unknown;
+  edit?(...params: string[]): unknown;
+  update?(...params: string[]): unknown;
+  destroy?(...params: string[]): unknown;
 }

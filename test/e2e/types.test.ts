@@ -93,6 +93,11 @@ export class Api implements ResourceController {
   update(id: string) { return id; }
   destroy(id: string) { return id; }
 }
+// Under a group prefix with a parameter: its value first.
+export class Nested implements ResourceController {
+  index(org: string) { return org; }
+  show(org: string, id: string) { return org + id; }
+}
 export class Wrong implements ResourceController {
   // @ts-expect-error a resource's id arrives as a string
   show(id: number) { return id + 1; }
