@@ -288,8 +288,13 @@ export class CourseRequest {
   }
 }
 
-/** The app's route names, once the generated module declares them; any name before. */
-type KnownRouteName = [RouteName] extends [never] ? string : Extract<RouteName, string>;
+/**
+ * The app's route names, once the generated module declares them (not the `'Class@method'`
+ * names `url()` also takes: no route is named so); any name before.
+ */
+type KnownRouteName = [RouteName] extends [never]
+  ? string
+  : Exclude<Extract<RouteName, string>, `${string}@${string}`>;
 
 /** The route a request was dispatched to. */
 export class LoadedRoute {

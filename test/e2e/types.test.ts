@@ -57,6 +57,8 @@ export const params = (): readonly (string | undefined)[] | undefined =>
 export const onProfile = (): boolean => request().getLoadedRoute()?.getName() === 'user.show';
 // @ts-expect-error a loaded route's name is one of the app's route names
 export const misspelt = (): boolean => request().getLoadedRoute()?.getName() === 'user.shwo';
+// @ts-expect-error a 'Class@method' that url() takes is no route's name
+export const alias = (): boolean => request().getLoadedRoute()?.getName() === 'Users@show';
 export function raw(): IncomingMessage | Request | undefined {
   const native = request().raw;
   if (native instanceof Request) return native;
