@@ -17,7 +17,14 @@ import { CourseResponse, finalStatus } from './response.js';
 import { applyResult } from './result.js';
 import { resolveTarget, type ResolvedTarget } from './target.js';
 import type { MatchHit, RouteTable } from '../types.js';
-import { buildUrl } from '../matching/url.js';
+import {
+  buildUrl,
+  type AnyUrlParams,
+  type Query,
+  type RouteName,
+  type RoutesWithoutParams,
+  type RouteUrlParams,
+} from '../matching/url.js';
 
 export type { StartOptions } from './context.js';
 
@@ -27,8 +34,24 @@ export type Outcome = CourseResponse | Response;
 /** What a boot manager receives as its router. */
 export interface BootRouter {
   readonly table: RouteTable;
-  url(name: string, params?: Readonly<Record<string, unknown>> | readonly unknown[]): string;
+  /** The URL of a route of this app, checked by tsc as the global `url()` is. */
+  url: BootUrl;
 }
+
+/** `url()` of a boot manager's router: a route's name, and its parameters when it has any. */
+type BootUrl = {
+  <
+    Names extends string = { [N in keyof RoutesWithoutParams]: N }[keyof RoutesWithoutParams],
+    K extends Names = Names,
+  >(
+    name: K,
+  ): string;
+  <Names extends string = { [N in RouteName]: N }[RouteName], K extends Names = Names>(
+    name: K,
+    params: RouteUrlParams[K],
+    query?: Query,
+  ): string;
+};
 
 /**
  * Serves one request: boot managers, match, CSRF, middleware, callback, and error handling.
@@ -180,7 +203,9 @@ async function earlyCsrf(
 }
 
 async function boot(table: RouteTable, request: CourseRequest): Promise<void> {
-  const router: BootRouter = { table, url: (name, params) => buildUrl(table, name, params) };
+  const url = (name: string, params?: AnyUrlParams, query?: Query) =>
+    buildUrl(table, name, params as Parameters<typeof buildUrl>[2], query);
+  const router: BootRouter = { table, url: url as BootUrl };
   for (const Manager of table.bootManagers!)
     await new Manager().boot(router as never, request as never);
   takeRewriteUrl(request);

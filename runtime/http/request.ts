@@ -282,8 +282,11 @@ export class CourseRequest {
     this.rewriteUrl = url;
   }
 
-  /** Replaces the callback of the route about to load. */
-  setRewriteCallback(callback: unknown): void {
+  /**
+   * Replaces the callback of the route about to load: a function given the route's parameters,
+   * or a routed `'Class@method'`.
+   */
+  setRewriteCallback(callback: ((...params: (string | undefined)[]) => unknown) | string): void {
     this.rewriteCallback = callback;
   }
 }

@@ -57,6 +57,9 @@ export const params = (): readonly (string | undefined)[] | undefined =>
 export const onProfile = (): boolean => request().getLoadedRoute()?.getName() === 'user.show';
 // @ts-expect-error a loaded route's name is one of the app's route names
 export const misspelt = (): boolean => request().getLoadedRoute()?.getName() === 'user.shwo';
+export const rewrite = (): void => request().setRewriteCallback((id) => id ?? 'none');
+// @ts-expect-error a rewrite callback is a function or a 'Class@method'
+export const rewriteNumber = (): void => request().setRewriteCallback(42);
 // @ts-expect-error a 'Class@method' that url() takes is no route's name
 export const alias = (): boolean => request().getLoadedRoute()?.getName() === 'Users@show';
 export function raw(): IncomingMessage | Request | undefined {
@@ -115,7 +118,14 @@ export function routes(): void {
   Course.get('/x', () => 'x').only('index');
 }
 `,
-  'helpers.ts': `import { response, spoofing, toRoute } from 'course-router';
+  'helpers.ts': `import { response, spoofing, toRoute, type BootRouter } from 'course-router';
+export function booted(router: BootRouter): string {
+  // @ts-expect-error a boot manager's router.url() knows the app's routes
+  router.url('no.such.route');
+  // @ts-expect-error and their parameters
+  router.url('user.show', { idd: 5 });
+  return router.url('user.show', { id: 5 }) + router.url('home');
+}
 export const field: string = spoofing('delete') + spoofing('PUT');
 // @ts-expect-error spoofing() takes put, patch or delete
 export const typo: string = spoofing('delet');
