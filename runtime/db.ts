@@ -5,4 +5,4 @@
  */
 export { connect, disconnect, Model } from './features/model.js';
 export { appFolder } from './features/app-folder.js';
-export type { Row, Key } from './features/model.js';
+export type { Row, Key, KeyOf } from './features/model.js';

@@ -33,6 +33,16 @@ export type Key = number | string;
 /** The row type a model class declares (`declare static readonly row: PostRow`), else `Row`. */
 export type RowOf<M> = M extends { readonly row: infer R extends Row } ? R : Row;
 
+/** The name of a model's primary key: its `primaryKey` when a subclass names it, else `id`. */
+type KeyName<M> = M extends { readonly primaryKey: infer P extends string }
+  ? string extends P
+    ? 'id'
+    : P
+  : 'id';
+
+/** A model's primary key type: its row's key column (`PostRow['id']`, a number), else `Key`. */
+export type KeyOf<M> = KeyName<M> extends keyof RowOf<M> ? Extract<RowOf<M>[KeyName<M>], Key> : Key;
+
 /** The columns the database fills itself: an insert may leave them out. */
 type AutoColumns = 'id' | 'created_at' | 'updated_at';
 
@@ -60,20 +70,25 @@ export abstract class Model {
     return builder(this).select('*').orderBy(this.primaryKey);
   }
 
-  static async find<M extends typeof Model>(this: M, id: Key): Promise<RowOf<M> | undefined> {
+  static async find<M extends typeof Model>(this: M, id: KeyOf<M>): Promise<RowOf<M> | undefined> {
     return (await builder(this).where(this.primaryKey, id).first()) as RowOf<M> | undefined;
   }
 
-  static where<M extends typeof Model>(
+  static where<M extends typeof Model, C extends keyof RowOf<M> & string>(
     this: M,
-    column: keyof RowOf<M> & string,
-    value: Knex.Value,
+    column: C,
+    value: RowOf<M>[C],
   ): Promise<RowOf<M>[]> {
-    return builder(this).where(column, value).select('*');
+    return builder(this)
+      .where(column, value as Knex.Value)
+      .select('*');
   }
 
   /** Inserts a row and returns its primary key. */
-  static async create<M extends typeof Model>(this: M, values: NewRow<RowOf<M>>): Promise<Key> {
+  static async create<M extends typeof Model>(
+    this: M,
+    values: NewRow<RowOf<M>>,
+  ): Promise<KeyOf<M>> {
     const [inserted] = (await builder(this)
       .insert(values as Row)
       .returning(this.primaryKey)) as unknown[];
@@ -82,14 +97,14 @@ export abstract class Model {
       typeof inserted === 'object' ? (inserted as Row | null)?.[this.primaryKey] : inserted;
     if (typeof key !== 'number' && typeof key !== 'string')
       throw new Error(`course: the insert into ${this.table} returned no ${this.primaryKey}`);
-    return key;
+    return key as KeyOf<M>;
   }
 
-  /** Updates a row; the number of rows changed. */
+  /** Updates a row (not its primary key); the number of rows changed. */
   static update<M extends typeof Model>(
     this: M,
-    id: Key,
-    values: Partial<RowOf<M>>,
+    id: KeyOf<M>,
+    values: Partial<Omit<RowOf<M>, KeyName<M>>>,
   ): Promise<number> {
     return builder(this)
       .where(this.primaryKey, id)
@@ -97,7 +112,7 @@ export abstract class Model {
   }
 
   /** Deletes a row; the number of rows deleted. */
-  static delete(id: Key): Promise<number> {
+  static delete<M extends typeof Model>(this: M, id: KeyOf<M>): Promise<number> {
     return builder(this).where(this.primaryKey, id).delete();
   }
 }

@@ -181,6 +181,11 @@ export const nope = post?.body;
 const first = await Post.query().where('id', 1).first();
 export const firstTitle: string | undefined = first?.title;
 export const firstNope = first?.body;
+export const made: number = await Post.create({ title: 'x' });
+await Post.find('abc');
+await Post.where('title', 5);
+await Post.update(1, { id: 5 });
+await Post.delete(1);
 `,
     );
     // The README snippet: create() gives the key find() takes.
@@ -205,7 +210,17 @@ export const key: number | string = id;
     expect(output).toMatch(/typo\.ts\(5,\d+\): error TS2339: Property 'body' does not exist/);
     // query() is of the row type too: its rows are no `any`.
     expect(output).toMatch(/typo\.ts\(8,\d+\): error TS2339: Property 'body' does not exist/);
-    expect(output.match(/error TS/g)).toHaveLength(3);
+    // The key is the row's id (a number), and a column's value is of its type; the key stays.
+    expect(output).toMatch(
+      /typo\.ts\(10,\d+\): error TS2345: Argument of type 'string' is not assignable to parameter of type 'number'/,
+    );
+    expect(output).toMatch(
+      /typo\.ts\(11,\d+\): error TS2345: Argument of type 'number' is not assignable to parameter of type 'string'/,
+    );
+    expect(output).toMatch(
+      /typo\.ts\(12,\d+\): error TS2353: Object literal may only specify known properties, and 'id' does not exist/,
+    );
+    expect(output.match(/error TS/g)).toHaveLength(6);
   });
 
   it(
