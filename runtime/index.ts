@@ -30,7 +30,7 @@ export type { CorsOrigins } from './features/cors.js';
 export type { CompressOptions } from './features/compress.js';
 export type { RequestLogEntry, RequestLogger } from './http/request-log.js';
 export type { FetchInfo } from './http/adapters/fetch.js';
-export type { InputSource, ParsedBody, UploadedFile } from './features/input.js';
+export type { AllInput, InputSource, ParsedBody, UploadedFile } from './features/input.js';
 export type { InputIssue, SchemaOutput, StandardSchemaV1 } from './features/validate.js';
 export type { PasswordInfo } from './features/password.js';
 export type { Store } from './stores/types.js';

@@ -1,5 +1,5 @@
 import { currentContext } from '../http/context.js';
-import { input, type InputSource } from './input.js';
+import { input, type AllInput, type InputSource } from './input.js';
 import { requestLimit, requestRepeat } from './limits.js';
 import {
   DEFAULT_COST,
@@ -54,6 +54,8 @@ export abstract class Controller {
     return removeParam();
   }
 
+  getRequestParams(): AllInput;
+  getRequestParams(index: string, defaultValue?: unknown, ...methods: InputSource[]): unknown;
   getRequestParams(index?: string, defaultValue?: unknown, ...methods: InputSource[]): unknown {
     return index === undefined ? input() : input(index, defaultValue, ...methods);
   }

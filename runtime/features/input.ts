@@ -109,6 +109,13 @@ function decodeField(text: string): string {
   }
 }
 
+/** Every source of input at once: `input()` with no index. */
+export interface AllInput {
+  get: Record<string, unknown>;
+  post: Record<string, unknown>;
+  file: ParsedBody['files'];
+}
+
 /**
  * Reads a request input: with no index, every source; otherwise the
  * first non-blank value of `index` in the query, the body, then the files. With `methods`,
@@ -117,11 +124,7 @@ function decodeField(text: string): string {
  *
  * @example input('email') ; input('page', '1', 'get') ; input('avatar', null, 'file')
  */
-export function input(): {
-  get: Record<string, unknown>;
-  post: Record<string, unknown>;
-  file: ParsedBody['files'];
-};
+export function input(): AllInput;
 export function input(index: string, defaultValue?: unknown, ...methods: InputSource[]): unknown;
 export function input(
   index?: string,

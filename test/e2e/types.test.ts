@@ -118,7 +118,12 @@ export function routes(): void {
   Course.get('/x', () => 'x').only('index');
 }
 `,
-  'helpers.ts': `import { response, spoofing, toRoute, type BootRouter } from 'course-router';
+  'helpers.ts': `import { Controller, response, spoofing, toRoute, type BootRouter } from 'course-router';
+export class Reader extends Controller {
+  posted(): unknown {
+    return this.getRequestParams().post['name'];
+  }
+}
 export function booted(router: BootRouter): string {
   // @ts-expect-error a boot manager's router.url() knows the app's routes
   router.url('no.such.route');
