@@ -70,7 +70,8 @@ export async function serveOnWorkerd(
 
 /**
  * Bundles the Worker of the app in `dir` and writes `workerd.capnp`, which serves it on the
- * port returned (`workerd serve workerd.capnp` in `dir`).
+ * port returned (`workerd serve workerd.capnp` in `dir`), with `wrangler.jsonc`'s `vars` as its
+ * text bindings.
  */
 export async function bundleWorker(dir: string): Promise<number> {
   const bun = runtimeBinary('bun');
@@ -81,7 +82,12 @@ export async function bundleWorker(dir: string): Promise<number> {
   // JSONC: the trailing commas go (the files have no comments).
   const config = JSON.parse(
     readFileSync(path.join(dir, 'wrangler.jsonc'), 'utf8').replace(/,(\s*[}\]])/g, '$1'),
-  ) as { main: string; compatibility_date: string; compatibility_flags: string[] };
+  ) as {
+    main: string;
+    compatibility_date: string;
+    compatibility_flags: string[];
+    vars?: Record<string, string>;
+  };
   const port = await freePort();
   const bundle = `dist/${path.basename(config.main).replace(/\.ts$/, '.js')}`;
   writeFileSync(
@@ -93,6 +99,9 @@ const config :Workerd.Config = (
 );
 const worker :Workerd.Worker = (
   modules = [ (name = "worker.js", esModule = embed "${bundle}") ],
+  bindings = [ ${Object.entries(config.vars ?? {})
+    .map(([name, value]) => `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(value)})`)
+    .join(', ')} ],
   compatibilityDate = "${config.compatibility_date}",
   compatibilityFlags = ${JSON.stringify(config.compatibility_flags)},
 );
