@@ -4,10 +4,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { deployFile } from '../_readme.js';
 import { buildApp, removeApp, ROOT, writeApp } from '../_utils.js';
 import { run } from '../_install.js';
-import { bundleWorker, runtimeBinary, serveOnWorkerd } from './_runtimes.js';
+import { bundleWorker, runtimeBinary } from './_runtimes.js';
 
 // README's feature table: `RedisStore` on Workers is one error naming the runtime and the
-// alternative; and the bindings a route reaches through `cloudflare:workers`. Here for real: README's Worker with the Redis store, bundled by wrangler, started
+// alternative. Here for real: README's Worker with the Redis store, bundled by wrangler, started
 // by workerd, which stops at the error.
 
 const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
@@ -42,37 +42,4 @@ describe('Cloudflare Workers and course-router/redis', () => {
       'Uncaught Error: course: course-router/redis (RedisStore needs TCP connections to Redis) is not available on Cloudflare Workers: use the MemoryStore (limits per isolate), or a Store of your own over Workers KV or Durable Objects',
     );
   }, 60_000);
-});
-
-describe("a Worker's bindings", () => {
-  it('reach a controller through cloudflare:workers, as README says', async () => {
-    const app = writeApp({
-      'routes.ts': "import { Course } from 'course-router';\nCourse.get('/', 'Greeting@show');\n",
-      'app/Components/Controller/Greeting.ts': `import { env, waitUntil } from 'cloudflare:workers';
-export class Greeting {
-  show() {
-    waitUntil(Promise.resolve());
-    return String(env.GREETING);
-  }
-}
-`,
-      'worker.ts': deployFile(README, 'worker.ts'),
-      'wrangler.jsonc': deployFile(README, 'wrangler.jsonc').replace(
-        '"compatibility_flags"',
-        '"vars": { "GREETING": "hello from a binding" },\n  "compatibility_flags"',
-      ),
-    });
-    try {
-      await buildApp(app);
-      const { port, stop } = await serveOnWorkerd(app);
-      try {
-        const answer = await fetch(`http://127.0.0.1:${port}/`);
-        expect([answer.status, await answer.text()]).toEqual([200, 'hello from a binding']);
-      } finally {
-        await stop();
-      }
-    } finally {
-      removeApp(app);
-    }
-  }, 90_000);
 });
