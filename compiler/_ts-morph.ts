@@ -13,6 +13,7 @@ export const { Node, Project, SyntaxKind, ts } = tsMorph;
 export type Node = TsMorph.Node;
 export type Project = TsMorph.Project;
 export type {
+  ArrowFunction,
   CallExpression,
   Expression,
   MethodDeclaration,

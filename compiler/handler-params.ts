@@ -1,6 +1,12 @@
 import path from 'node:path';
 import type { ts as Ts } from 'ts-morph';
-import { Node, ts, type MethodDeclaration, type ParameterDeclaration } from './_ts-morph.js';
+import {
+  Node,
+  ts,
+  type ArrowFunction,
+  type MethodDeclaration,
+  type ParameterDeclaration,
+} from './_ts-morph.js';
 import type { SourceLocation } from 'course-router/internal';
 import type { Diagnostics } from './errors.js';
 import type { RouteDraft } from './normalize.js';
@@ -188,6 +194,19 @@ export function mayReturnBoolean(declaration: HandlerDeclaration, index: SourceI
 }
 
 /**
+ * Whether a route's handler may return a function, which has no response form (one returned
+ * where its call was meant: `() => helper` for `() => helper()`). Its value is the answer
+ * (CONTRACT §5.2).
+ */
+export function mayReturnFunction(declaration: HandlerDeclaration, index: SourceIndex): boolean {
+  if (!Node.isMethodDeclaration(declaration) && !Node.isArrowFunction(declaration)) return false;
+  const checker = index.project.getTypeChecker().compilerObject;
+  return returnedTypes(declaration, checker).some((type) =>
+    (type.isUnion() ? type.types : [type]).some((member) => member.getCallSignatures().length > 0),
+  );
+}
+
+/**
  * The first of a middleware's `args` its `handle(request, ...)` declares no parameter for (and
  * no rest parameter takes), if any: it is not used.
  */
@@ -207,7 +226,10 @@ export function unusedArgument(
  * `Promise<T>`: from its declared type, else from its `return` statements (the build's program
  * leaves the library's `Promise` unresolved, so an inferred `Promise<boolean>` is no type).
  */
-function returnedTypes(declaration: MethodDeclaration, checker: Ts.TypeChecker): Ts.Type[] {
+function returnedTypes(
+  declaration: MethodDeclaration | ArrowFunction,
+  checker: Ts.TypeChecker,
+): Ts.Type[] {
   const node = declaration.getReturnTypeNode();
   if (node !== undefined) {
     const promised =

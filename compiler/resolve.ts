@@ -6,6 +6,7 @@ import { closureDeps, locationOf } from './closures.js';
 import {
   checkHandlerParams,
   mayReturnBoolean,
+  mayReturnFunction,
   unusedArgument,
   deliveredOf,
   isFunctionLike,
@@ -220,6 +221,13 @@ function resolveRoute(
       index,
       diagnostics,
     );
+    if (mayReturnFunction(handler.declaration, index))
+      diagnostics.error(
+        'E_HANDLER',
+        `${label} returns a function, which has no response form: a route's value is its answer`,
+        loc,
+        'call it, and return what it gives (() => helper() rather than () => helper)',
+      );
   }
   middleware.forEach((m, i) => references.checkArguments(m, draft.middleware[i]!));
   handlers.forEach((h, i) => references.checkExceptionHandler(h, draft.handlers[i]!));

@@ -14,6 +14,7 @@ const SHOP = `export class Shop {
   ok(id: string) { return id; }
   rest(...all: number[]) { return all; }
   texts(...all: string[]) { return all; }
+  maker() { return () => 'made'; }
 }
 `;
 const ROLE = `export class Role {
@@ -45,6 +46,8 @@ Course.get('/s', (name: string, id: string) => name + id).setMatch('/^\\\\/s\\\\
 Course.group({ prefix: '/u', exceptionHandler: 'Handlers\\\\Missing' }, () => Course.get('/v', () => 'v'));
 Course.get('/w', () => 'w').addMiddleware('Middleware\\\\Kind:root');
 Course.get('/x/{a}/{b?}', 'Shop@texts');
+Course.get('/y', () => () => 'y');
+Course.get('/z', 'Shop@maker');
 `;
 
 // Guards that answer "go on" with true: a middleware's value answers the request.
@@ -114,7 +117,7 @@ const SHOP_FILE = 'app/Components/Controller/Shop.ts';
 describe('a handler parameter that cannot take what the route gives is a build error', () => {
   it('fails the build, every mismatch reported at once', () => {
     expect(failing.code).toBe(1);
-    expect(failing.stderr).toContain('build failed: 18 errors');
+    expect(failing.stderr).toContain('build failed: 20 errors');
   });
 
   it("'Class@method': a parameter typed number, at the route call and the method's declaration", () => {
@@ -188,6 +191,16 @@ describe('a handler parameter that cannot take what the route gives is a build e
     expect(failing.stderr).toContain(
       `routes.ts:24:8: error E_HANDLER: Shop@texts: its rest parameter ...all: string[] cannot take {b?}, a string or undefined (declared at ${SHOP_FILE}:8:12)\n` +
         '  hint: declare ...all: (string | undefined)[]\n',
+    );
+  });
+
+  it('a route that returns a function, which has no response form: a closure or a method', () => {
+    expect(failing.stderr).toContain(
+      "routes.ts:25:8: error E_HANDLER: the closure returns a function, which has no response form: a route's value is its answer\n" +
+        '  hint: call it, and return what it gives (() => helper() rather than () => helper)\n',
+    );
+    expect(failing.stderr).toContain(
+      "routes.ts:26:8: error E_HANDLER: Shop@maker returns a function, which has no response form: a route's value is its answer\n",
     );
   });
 
