@@ -56,6 +56,8 @@ interface Declared {
   takesText: (text: string) => boolean;
   /** Its type is, or holds, a string literal: some strings, not every one. */
   literal: boolean;
+  /** Its type is a primitive (`string`, `number`…): no object, such as a request, is one. */
+  primitive: boolean;
   takesUndefined: boolean;
   /** The type as written, for messages. */
   typeText: string;
@@ -193,6 +195,40 @@ export function mayReturnBoolean(declaration: HandlerDeclaration, index: SourceI
   );
 }
 
+const PRIMITIVE =
+  ts.TypeFlags.StringLike |
+  ts.TypeFlags.NumberLike |
+  ts.TypeFlags.BooleanLike |
+  ts.TypeFlags.BigIntLike |
+  ts.TypeFlags.ESSymbolLike;
+
+/**
+ * Checks the leading parameters of a method the router calls with objects (`handle(request)`,
+ * `handleError(request, error)`, `boot(router, request)`): one typed a primitive (`request:
+ * string`) cannot be given one, and would read `undefined` where it meant a value.
+ * `given` names what each receives, in order.
+ */
+export function checkLeadingParams(
+  label: string,
+  declaration: HandlerDeclaration,
+  given: readonly string[],
+  loc: SourceLocation,
+  root: string,
+  index: SourceIndex,
+  diagnostics: Diagnostics,
+): void {
+  const declared = declaredParams(declaration, index);
+  for (const [i, d] of (declared ?? []).slice(0, given.length).entries()) {
+    if (d.rest || !d.primitive) continue;
+    diagnostics.error(
+      'E_HANDLER',
+      `${label}: its parameter ${d.name}: ${d.typeText} is given ${given[i]} (declared at ${relative(d.loc, root)})`,
+      loc,
+      `declare ${d.name}: ${given[i]!.replace(/^the [a-z ]+ \(|\)$/g, '')}`,
+    );
+  }
+}
+
 /**
  * Whether a route's handler may return a function, which has no response form (one returned
  * where its call was meant: `() => helper` for `() => helper()`). Its value is the answer
@@ -283,6 +319,7 @@ function describe(p: ParameterDeclaration, checker: Ts.TypeChecker): Declared {
     rest,
     takesString: takes(checker.getStringType()),
     takesText: (text) => takes(checker.getStringLiteralType(text)),
+    primitive: type !== undefined && (type.flags & PRIMITIVE) !== 0,
     literal:
       type !== undefined &&
       (type.isStringLiteral() || (type.isUnion() && type.types.some((t) => t.isStringLiteral()))),

@@ -5,6 +5,7 @@ import { checkMethod, findClass, parses, resolveReference, valueLocation } from 
 import { closureDeps, locationOf } from './closures.js';
 import {
   checkHandlerParams,
+  checkLeadingParams,
   mayReturnBoolean,
   mayReturnFunction,
   unusedArgument,
@@ -65,7 +66,9 @@ export function resolveApp(
     if (handlers) app.handlerGroups.push({ prefix: group.prefix, domain: group.domain, handlers });
   }
   const router = recording.router;
-  app.bootManagers = references.all(router.bootManagers.map(argumentReference), 'boot') ?? [];
+  const bootReferences = router.bootManagers.map(argumentReference);
+  app.bootManagers = references.all(bootReferences, 'boot') ?? [];
+  app.bootManagers.forEach((m, i) => references.checkBootManager(m, bootReferences[i]!));
   app.csrfVerifier =
     router.csrfVerifier && references.one(argumentReference(router.csrfVerifier), 'handle');
   app.errorRedirect = router.error?.value.redirect ? router.error.value.url : undefined;
@@ -127,6 +130,15 @@ class ReferenceCache {
     }));
     const label = `${middleware.label} (middleware ${found.name}.handle)`;
     const site = valueLocation(reference.site, this.index);
+    checkLeadingParams(
+      label,
+      declaration,
+      ['the request (CourseRequest)'],
+      site,
+      this.config.root,
+      this.index,
+      this.diagnostics,
+    );
     if (mayReturnBoolean(declaration, this.index))
       this.diagnostics.error(
         'E_HANDLER',
@@ -160,18 +172,56 @@ class ReferenceCache {
    * once for each class, at the first place that names it.
    */
   checkExceptionHandler(handler: ClassRefResolved, reference: SitedReference): void {
-    const key = `handleError\0${handler.class.file}\0${handler.class.exportName}`;
-    if (this.#checked.has(key)) return;
-    this.#checked.add(key);
-    const found = this.index.exportedClassIn(handler.class.file, handler.class.exportName);
-    const declaration = found && methodDeclaration(found.node, 'handleError');
-    if (!declaration || !mayReturnBoolean(declaration, this.index)) return;
+    const called = this.#called(handler, reference, 'handleError', 'exception handler', [
+      'the request (CourseRequest)',
+      'the error (HandledError)',
+    ]);
+    if (!called || !mayReturnBoolean(called.declaration, this.index)) return;
     this.diagnostics.error(
       'E_HANDLER',
-      `${handler.label} (exception handler ${found.name}.handleError) returns a boolean: a handler that returns anything but undefined or null answers the request with it (false would be sent as the page, a 200)`,
-      valueLocation(reference.site, this.index),
+      `${called.label} returns a boolean: a handler that returns anything but undefined or null answers the request with it (false would be sent as the page, a 200)`,
+      called.site,
       'return nothing to pass the error on, or a response to answer it (response().httpCode(404).json(...))',
     );
+  }
+
+  /** A boot manager's `boot(router, request)` is given objects. */
+  checkBootManager(manager: ClassRefResolved, reference: SitedReference): void {
+    this.#called(manager, reference, 'boot', 'boot manager', [
+      'the router (BootRouter)',
+      'the request (CourseRequest)',
+    ]);
+  }
+
+  /**
+   * Checks, once for each class, the leading parameters of `method` (`given`, in order); its
+   * declaration, label and site for more checks, or `undefined` when checked before or not found.
+   */
+  #called(
+    ref: ClassRefResolved,
+    reference: SitedReference,
+    method: string,
+    role: string,
+    given: readonly string[],
+  ): { declaration: Node; label: string; site: SourceLocation } | undefined {
+    const key = `${method}\0${ref.class.file}\0${ref.class.exportName}`;
+    if (this.#checked.has(key)) return undefined;
+    this.#checked.add(key);
+    const found = this.index.exportedClassIn(ref.class.file, ref.class.exportName);
+    const declaration = found && methodDeclaration(found.node, method);
+    if (!declaration) return undefined;
+    const label = `${ref.label} (${role} ${found.name}.${method})`;
+    const site = valueLocation(reference.site, this.index);
+    checkLeadingParams(
+      label,
+      declaration,
+      given,
+      site,
+      this.config.root,
+      this.index,
+      this.diagnostics,
+    );
+    return { declaration, label, site };
   }
 
   all(

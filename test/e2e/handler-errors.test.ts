@@ -48,6 +48,9 @@ Course.get('/w', () => 'w').addMiddleware('Middleware\\\\Kind:root');
 Course.get('/x/{a}/{b?}', 'Shop@texts');
 Course.get('/y', () => () => 'y');
 Course.get('/z', 'Shop@maker');
+Course.get('/aa', () => 'aa').addMiddleware('Middleware\\\\WrongRequest');
+Course.group({ prefix: '/ab', exceptionHandler: 'Handlers\\\\WrongTypes' }, () => Course.get('/ac', () => 'ac'));
+Course.addBootManager('Boot\\\\WrongBoot');
 `;
 
 // Guards that answer "go on" with true: a middleware's value answers the request.
@@ -92,6 +95,18 @@ async function run(routes: string) {
   handle(request: unknown, kind: 'admin' | 'owner') { return undefined; }
 }
 `,
+    'app/Middleware/WrongRequest.ts': `export class WrongRequest {
+  handle(request: string) { return request.length > 100 ? 'long' : undefined; }
+}
+`,
+    'app/Handlers/WrongTypes.ts': `export class WrongTypes {
+  handleError(request: number, error: string) { return error + request; }
+}
+`,
+    'app/Boot/WrongBoot.ts': `export class WrongBoot {
+  boot(router: string, request: number) { return router + request; }
+}
+`,
     'app/Handlers/Missing.ts': `export class Missing {
   handleError(request: unknown, error: { status?: number }) { return error.status === 404; }
 }
@@ -117,7 +132,7 @@ const SHOP_FILE = 'app/Components/Controller/Shop.ts';
 describe('a handler parameter that cannot take what the route gives is a build error', () => {
   it('fails the build, every mismatch reported at once', () => {
     expect(failing.code).toBe(1);
-    expect(failing.stderr).toContain('build failed: 20 errors');
+    expect(failing.stderr).toContain('build failed: 25 errors');
   });
 
   it("'Class@method': a parameter typed number, at the route call and the method's declaration", () => {
@@ -201,6 +216,21 @@ describe('a handler parameter that cannot take what the route gives is a build e
     );
     expect(failing.stderr).toContain(
       "routes.ts:26:8: error E_HANDLER: Shop@maker returns a function, which has no response form: a route's value is its answer\n",
+    );
+  });
+
+  it('a middleware, exception handler or boot manager declaring a primitive for what it is given', () => {
+    expect(failing.stderr).toMatch(
+      /routes\.ts:27:\d+: error E_HANDLER: Middleware\\WrongRequest \(middleware WrongRequest\.handle\): its parameter request: string is given the request \(CourseRequest\) \(declared at app\/Middleware\/WrongRequest\.ts:2:10\)\n {2}hint: declare request: CourseRequest/,
+    );
+    expect(failing.stderr).toMatch(
+      /routes\.ts:28:\d+: error E_HANDLER: Handlers\\WrongTypes \(exception handler WrongTypes\.handleError\): its parameter request: number is given the request/,
+    );
+    expect(failing.stderr).toMatch(
+      /routes\.ts:28:\d+: error E_HANDLER: Handlers\\WrongTypes \(exception handler WrongTypes\.handleError\): its parameter error: string is given the error \(HandledError\)/,
+    );
+    expect(failing.stderr).toMatch(
+      /routes\.ts:29:\d+: error E_HANDLER: Boot\\WrongBoot \(boot manager WrongBoot\.boot\): its parameter router: string is given the router \(BootRouter\)/,
     );
   });
 
