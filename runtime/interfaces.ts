@@ -9,7 +9,7 @@ export interface Middleware {
 /**
  * What an exception handler is given: the error thrown, with the `status` (and `headers`) of an
  * `HttpException` (a 404, a 405, a 413, a validation's 422…) when it is one; `instanceof` tells
- * which. A value thrown that is no `Error` (`throw 'text'`) arrives as an `Error` of its text,
+ * which (another `Error` may carry a `status` of its own: an HTTP client's). A value thrown that is no `Error` (`throw 'text'`) arrives as an `Error` of its text,
  * the value its `cause`.
  */
 export type HandledError = Error & {

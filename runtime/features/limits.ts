@@ -15,6 +15,11 @@ const REPEAT_SECONDS = 24 * 60 * 60;
  * @example if (await requestLimit('login', 5, 60)) return response().httpCode(429).write('Slow down');
  */
 export function requestLimit(key: string, limit = 5, seconds = 60): Promise<boolean> {
+  // Both stores answer alike only for a limit of one call or more in a window of some time.
+  if (!(limit >= 1) || !(seconds > 0))
+    throw new RangeError(
+      `course: requestLimit(key, limit, seconds) needs a limit of 1 or more and seconds above 0, not ${limit} and ${seconds}`,
+    );
   const { request, options } = requireContext('requestLimit');
   return storeOf(options).limit(scoped(request, options, 'limit', key), limit, seconds);
 }
@@ -78,18 +83,24 @@ function scoped(request: CourseRequest, options: StartOptions, kind: string, key
   if (client === '' && !warnedNoClient) {
     warnedNoClient = true;
     console.warn(
-      'course: requestLimit/requestRepeat found no client address, so every such request shares one limit: ' +
-        "pass the runtime's address to app.fetch(request, { remoteAddress }) (Bun: server.requestIP(request)?.address, " +
-        "Deno: info.remoteAddr.hostname, Workers: request.headers.get('cf-connecting-ip')), or say who the client " +
-        'is with the identify option',
+      options.identify
+        ? "course: the identify option gave '' for a request, so every such request shares one limit in requestLimit/requestRepeat"
+        : NO_ADDRESS,
     );
   }
   return `${kind}:${client.length}:${client}:${key}`;
 }
 
+const NO_ADDRESS =
+  'course: requestLimit/requestRepeat found no client address, so every such request shares one limit: ' +
+  "pass the runtime's address to app.fetch(request, { remoteAddress }) (Bun: server.requestIP(request)?.address, " +
+  "Deno: info.remoteAddr.hostname, Workers: request.headers.get('cf-connecting-ip')), or say who the client " +
+  'is with the identify option';
+
 /**
  * The client an address limits: an IPv6 address's /56 network, which one subscriber (one home,
- * one office) is given whole, as `express-rate-limit` counts it; an IPv4 address itself.
+ * one office) is given whole, as `express-rate-limit` counts it; an IPv4 address itself, also
+ * written in IPv6 (`::7.7.7.7`, `::ffff:0:7.7.7.7`, NAT64's `64:ff9b::7.7.7.7`).
  */
 function addressClient(address: string): string {
   const written = address.includes(':') ? ipAddress(address) : address;
@@ -98,8 +109,15 @@ function addressClient(address: string): string {
   const groups = head === '' ? [] : head.split(':');
   const rest = tail === '' ? [] : tail.split(':');
   while (groups.length + rest.length < 8) groups.push('0');
-  const [a, b, c, d] = [...groups, ...rest].map((group) => parseInt(group, 16));
-  return `${[a, b, c, d! & 0xff00].map((group) => group!.toString(16)).join(':')}::/56`;
+  const g = [...groups, ...rest].map((group) => parseInt(group, 16));
+  const prefix = g.slice(0, 6).join(':');
+  // `::` and `::1` are no IPv4 address.
+  const embedded =
+    (prefix === '0:0:0:0:0:0' && g[6]! !== 0) ||
+    prefix === `0:0:0:0:${0xffff}:0` ||
+    prefix === `${0x64}:${0xff9b}:0:0:0:0`;
+  if (embedded) return `${g[6]! >> 8}.${g[6]! & 255}.${g[7]! >> 8}.${g[7]! & 255}`;
+  return `${[g[0]!, g[1]!, g[2]!, g[3]! & 0xff00].map((group) => group.toString(16)).join(':')}::/56`;
 }
 
 // Said once per process: a server with no client addresses would say it on every request.

@@ -412,6 +412,29 @@ function takeRewriteUrl(request: CourseRequest): void {
  * its status response.
  */
 async function fail(error: unknown, context: RequestContext, depth: number): Promise<Outcome> {
+  try {
+    return await answerError(error, context, depth);
+  } catch (broken) {
+    // The error broke its own answer (a `message` getter that throws, a revoked proxy read by
+    // `instanceof`), or `onError` threw: a plain 500 all the same, on every adapter.
+    try {
+      logError(
+        `course: ${context.request.method} ${context.request.path}: an error could not be answered:`,
+        broken,
+      );
+    } catch {
+      // Nothing of it can be read: the 500 says enough.
+    }
+    return plainAnswer(500, statusText(500));
+  }
+}
+
+/** `fail`'s answer to `error`, through the handlers; it throws when `error` cannot be read. */
+async function answerError(
+  error: unknown,
+  context: RequestContext,
+  depth: number,
+): Promise<Outcome> {
   const { options, request, response } = context;
   for (const Handler of handlersOf(context)) {
     let taken: Outcome | undefined;

@@ -12,6 +12,12 @@ Course.group({ prefix: '/api', exceptionHandler: 'Handlers\\\\ApiHandler' }, () 
   Course.get('/teapot', () => { throw new HttpException(418, "I'm a teapot"); });
   Course.get('/busy', () => { throw new HttpException(503, 'busy'); });
 });
+Course.get('/unreadable/proxy', () => { const revocable = Proxy.revocable({}, {}); revocable.revoke(); throw revocable.proxy; });
+Course.get('/unreadable/message', () => {
+  const error = new Error('x');
+  Object.defineProperty(error, 'message', { get() { throw new Error('its getter'); } });
+  throw error;
+});
 Course.group({ prefix: '/thrown', exceptionHandler: 'Handlers\\\\Inspect' }, () => {
   Course.get('/text', () => { throw 'a text'; });
   Course.get('/nothing', () => { throw undefined; });
@@ -66,6 +72,16 @@ describe('a value thrown that is no Error', () => {
         status: null,
         cause,
       });
+    }
+  });
+});
+
+describe('a value thrown that cannot even be read', () => {
+  it('a revoked proxy, an Error whose message getter throws: a 500 from both adapters, no rejection', async () => {
+    for (const target of ['/unreadable/proxy', '/unreadable/message']) {
+      // `send` asks node:http and app.fetch; onError here reads `message`, which throws too.
+      const answer = await send(state.served, 'GET', target);
+      expect([answer.status, answer.body], target).toEqual([500, 'Internal Server Error']);
     }
   });
 });

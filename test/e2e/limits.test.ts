@@ -15,6 +15,7 @@ import { Course, input, requestLimit } from 'course-router';
 
 Course.get('/limited', async () => ((await requestLimit('hit', 3, 60)) ? 'limited' : 'ok'));
 Course.get('/keyed', async () => ((await requestLimit(String(input('k')), 3, 60)) ? 'limited' : 'ok'));
+Course.get('/counted', async () => ((await requestLimit('n', Number(input('n')), Number(input('s')))) ? 'limited' : 'ok'));
 Course.post('/repeat', 'Forms@repeat');
 `,
   'app/Components/Controller/Forms.ts': `
@@ -164,10 +165,35 @@ describe('who a client is', () => {
       expect(answers).toEqual(['ok', 'ok', 'ok', 'limited']);
       // Another address of the same /56, written otherwise, over node:http.
       expect(await limited(served, '2001:DB8:0:ff:1:2:3:4', 'http')).toBe('limited');
+      // An IPv4 address written in IPv6 is that IPv4 client.
+      for (let i = 0; i < 3; i++) expect(await limited(served, '198.51.100.9', 'fetch')).toBe('ok');
+      for (const written of ['::198.51.100.9', '::ffff:0:198.51.100.9', '64:ff9b::198.51.100.9'])
+        expect(await limited(served, written, 'http'), written).toBe('limited');
+      expect(await limited(served, '::198.51.100.10', 'http')).toBe('ok');
       // The next /56 is another subscriber; an IPv4 client is its address.
       expect(await limited(served, '2001:db8:0:100::1', 'http')).toBe('ok');
       expect(await limited(served, '192.0.2.1', 'fetch')).toBe('ok');
       expect(await limited(served, '192.0.2.2', 'fetch')).toBe('ok');
+    } finally {
+      await served.close();
+    }
+  });
+
+  it("a limit below one call, or a window of no time, is an error, not each store's own reading", async () => {
+    const errors: string[] = [];
+    const served = await serve(table, {
+      store: new MemoryStore(),
+      onError: (error) => errors.push((error as Error).message),
+    });
+    try {
+      for (const query of ['n=0&s=60', 'n=-1&s=60', 'n=x&s=60', 'n=3&s=0']) {
+        const answer = await call(served, 'GET', `/counted?${query}`, {}, undefined, 'fetch');
+        expect(answer, query).toBe('Internal Server Error');
+      }
+      expect(errors[0]).toBe(
+        'course: requestLimit(key, limit, seconds) needs a limit of 1 or more and seconds above 0, not 0 and 60',
+      );
+      expect(await call(served, 'GET', '/counted?n=1&s=60', {}, undefined, 'fetch')).toBe('ok');
     } finally {
       await served.close();
     }
