@@ -167,9 +167,9 @@ class ReferenceCache {
   }
 
   /**
-   * An exception handler's `handleError` may not return a boolean: a value other than undefined
-   * or null answers the request with it (`error.status === 404` sent as the page, a 200). Said
-   * once for each class, at the first place that names it.
+   * An exception handler's `handleError(request, error)` takes objects, and may not return a
+   * boolean: a value other than undefined or null answers the request with it (`error.status ===
+   * 404` sent as the page, a 200). Said once for each class, at the first place that names it.
    */
   checkExceptionHandler(handler: ClassRefResolved, reference: SitedReference): void {
     const called = this.#called(handler, reference, 'handleError', 'exception handler', [
