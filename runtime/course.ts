@@ -2,7 +2,7 @@ import { startApp, type CourseApp } from './http/app.js';
 import type { StartOptions } from './http/dispatch.js';
 import * as dsl from './dsl/register.js';
 import type { ResourceBuilder, RouteBuilder } from './dsl/route-builder.js';
-import type { RouteCallback } from './dsl/handler-types.js';
+import type { RouteCallback, UrlParamTypes } from './dsl/handler-types.js';
 import type { ClassRef, ClassReference, GroupAttributes, RouteSettings } from './dsl/types.js';
 import { request, response } from './features/helpers.js';
 import type { RouteTable } from './types.js';
@@ -138,14 +138,22 @@ export class Course {
     dsl.addGroup('group', attributes, fn);
   }
 
-  /** A group whose routes exist only under its matched prefix; `fn` receives the placeholders. */
-  static partialGroup(
-    url: string,
-    fn: (...params: string[]) => void,
+  /**
+   * A group whose routes exist only under its matched prefix; `fn` receives the placeholders,
+   * typed from the URL (`'/lang/{lang}'`: one string).
+   */
+  static partialGroup<const U extends string>(
+    url: U,
+    fn: (...params: UrlParamTypes<U>) => void,
     attributes: GroupAttributes = {},
   ): void {
     const names = [...url.matchAll(/\{\w+\??\}/g)].map((m) => m[0].replace('?', ''));
-    dsl.addGroup('partial', { ...attributes, prefix: url }, fn, names);
+    dsl.addGroup(
+      'partial',
+      { ...attributes, prefix: url },
+      fn as (...args: string[]) => void,
+      names,
+    );
   }
 
   /** Prepends `path` to the URL of every route registered after this call. */

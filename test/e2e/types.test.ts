@@ -116,6 +116,13 @@ export function routes(): void {
   Course.resource('typo', Api).except('crate');
   // @ts-expect-error only a resource picks its actions
   Course.get('/x', () => 'x').only('index');
+  // A partial group's placeholders, typed from its URL.
+  Course.partialGroup('/lang/{lang}/{region?}', (lang, region) => {
+    const typed: [string, string | undefined] = [lang, region];
+    void typed;
+  });
+  // @ts-expect-error the URL has one placeholder
+  Course.partialGroup('/lang/{lang}', (lang: string, more: string) => void [lang, more]);
 }
 `,
   'helpers.ts': `import { Controller, response, spoofing, toRoute, type BootRouter } from 'course-router';
