@@ -90,11 +90,7 @@ export function checkHandlerParams(
     if (d.rest) {
       const bad = delivered
         .slice(i)
-        .find(
-          (v) =>
-            !(d.takesString || (v.value !== undefined && d.takesText(v.value))) ||
-            (v.optional && !d.takesUndefined),
-        );
+        .find((v) => !takesValue(d, v) || (v.optional && !d.takesUndefined));
       if (bad)
         diagnostics.error(
           'E_HANDLER',
@@ -119,7 +115,7 @@ export function checkHandlerParams(
         );
       continue;
     }
-    if (!d.takesString && !(value.value !== undefined && d.takesText(value.value))) {
+    if (!takesValue(d, value)) {
       diagnostics.error(
         'E_HANDLER',
         `${label}: its parameter ${d.name}: ${d.typeText} cannot take ${value.what}, a string (${where(d)})`,
@@ -144,6 +140,11 @@ export function checkHandlerParams(
       );
     }
   }
+}
+
+/** Whether `d`'s type takes `v`: any string, or the very string the build knows it is. */
+function takesValue(d: Declared, v: Delivered): boolean {
+  return d.takesString || (v.value !== undefined && d.takesText(v.value));
 }
 
 /** The function-like declaration of a class's instance method (an arrow property too). */
@@ -202,16 +203,22 @@ const PRIMITIVE =
   ts.TypeFlags.BigIntLike |
   ts.TypeFlags.ESSymbolLike;
 
+/** What the router gives a method, by position: `{ what: 'the request', type: 'CourseRequest' }`. */
+export interface Given {
+  what: string;
+  type: string;
+}
+
 /**
  * Checks the leading parameters of a method the router calls with objects (`handle(request)`,
  * `handleError(request, error)`, `boot(router, request)`): one typed a primitive (`request:
  * string`) cannot be given one, and would read `undefined` where it meant a value.
- * `given` names what each receives, in order.
+ * `given` is what each receives, in order.
  */
 export function checkLeadingParams(
   label: string,
   declaration: HandlerDeclaration,
-  given: readonly string[],
+  given: readonly Given[],
   loc: SourceLocation,
   root: string,
   index: SourceIndex,
@@ -219,12 +226,13 @@ export function checkLeadingParams(
 ): void {
   const declared = declaredParams(declaration, index);
   for (const [i, d] of (declared ?? []).slice(0, given.length).entries()) {
+    const { what, type } = given[i]!;
     if (d.rest || !d.primitive) continue;
     diagnostics.error(
       'E_HANDLER',
-      `${label}: its parameter ${d.name}: ${d.typeText} is given ${given[i]} (declared at ${relative(d.loc, root)})`,
+      `${label}: its parameter ${d.name}: ${d.typeText} is given ${what} (${type}) (declared at ${relative(d.loc, root)})`,
       loc,
-      `declare ${d.name}: ${given[i]!.replace(/^the [a-z ]+ \(|\)$/g, '')}`,
+      `declare ${d.name}: ${type}`,
     );
   }
 }

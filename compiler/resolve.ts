@@ -6,6 +6,7 @@ import { closureDeps, locationOf } from './closures.js';
 import {
   checkHandlerParams,
   checkLeadingParams,
+  type Given,
   mayReturnBoolean,
   mayReturnFunction,
   unusedArgument,
@@ -87,6 +88,9 @@ function argumentReference(entry: {
   };
 }
 
+/** What a middleware's, an exception handler's and a boot manager's method is given first or second. */
+const REQUEST: Given = { what: 'the request', type: 'CourseRequest' };
+
 /** Resolves each reference once (a group's middleware serves all of its routes). */
 class ReferenceCache {
   readonly #cache = new Map<string, (ClassRefResolved & { args: string[] }) | undefined>();
@@ -133,7 +137,7 @@ class ReferenceCache {
     checkLeadingParams(
       label,
       declaration,
-      ['the request (CourseRequest)'],
+      [REQUEST],
       site,
       this.config.root,
       this.index,
@@ -173,8 +177,8 @@ class ReferenceCache {
    */
   checkExceptionHandler(handler: ClassRefResolved, reference: SitedReference): void {
     const called = this.#called(handler, reference, 'handleError', 'exception handler', [
-      'the request (CourseRequest)',
-      'the error (HandledError)',
+      REQUEST,
+      { what: 'the error', type: 'HandledError' },
     ]);
     if (!called || !mayReturnBoolean(called.declaration, this.index)) return;
     this.diagnostics.error(
@@ -188,8 +192,8 @@ class ReferenceCache {
   /** A boot manager's `boot(router, request)` is given objects. */
   checkBootManager(manager: ClassRefResolved, reference: SitedReference): void {
     this.#called(manager, reference, 'boot', 'boot manager', [
-      'the router (BootRouter)',
-      'the request (CourseRequest)',
+      { what: 'the router', type: 'BootRouter' },
+      REQUEST,
     ]);
   }
 
@@ -202,7 +206,7 @@ class ReferenceCache {
     reference: SitedReference,
     method: string,
     role: string,
-    given: readonly string[],
+    given: readonly Given[],
   ): { declaration: Node; label: string; site: SourceLocation } | undefined {
     const key = `${method}\0${ref.class.file}\0${ref.class.exportName}`;
     if (this.#checked.has(key)) return undefined;
