@@ -35,7 +35,8 @@ export type { InputIssue, SchemaOutput, StandardSchemaV1 } from './features/vali
 export type { PasswordInfo } from './features/password.js';
 export type { Store } from './stores/types.js';
 export type { MemoryStoreOptions } from './stores/memory.js';
-export type { BootRouter, StartOptions } from './http/dispatch.js';
+export type { BootRouter } from './http/boot.js';
+export type { StartOptions } from './http/dispatch.js';
 export type {
   Middleware,
   ExceptionHandler,

@@ -1,5 +1,5 @@
 import type { CourseRequest } from './http/request.js';
-import type { BootRouter } from './http/dispatch.js';
+import type { BootRouter } from './http/boot.js';
 
 /** Runs before a route's callback; returning a value (a `Response`, a string…) stops the request there. */
 export interface Middleware {

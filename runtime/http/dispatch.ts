@@ -1,57 +1,36 @@
 import { bounded, longSegment, TOO_LONG } from '../matching/bound.js';
 import { storage, type RequestContext, type Scope, type StartOptions } from './context.js';
 import {
-  allowHeader,
   HttpException,
   MethodNotAllowedHttpException,
   NotFoundHttpException,
   statusText,
 } from './errors.js';
+import {
+  handedError,
+  missing,
+  plainAnswer,
+  report,
+  statusResponse,
+  withErrorHeaders,
+} from './error-answer.js';
 import { answerPreflight, corsOnError, hasCors, tableHasCors } from '../features/cors.js';
+import { boot } from './boot.js';
 import { allowedHost, badHost } from './host.js';
 import { isForm } from '../features/input.js';
 import { logError } from './log.js';
 import { normalizePath } from './path.js';
 import type { CourseRequest } from './request.js';
-import { CourseResponse, finalStatus } from './response.js';
+import { CourseResponse } from './response.js';
 import { applyResult } from './result.js';
 import { resolveTarget, type ResolvedTarget } from './target.js';
 import type { MatchHit, RouteTable } from '../types.js';
-import {
-  buildUrl,
-  type AnyUrlParams,
-  type Query,
-  type RouteName,
-  type RoutesWithoutParams,
-  type RouteUrlParams,
-} from '../matching/url.js';
 
 export type { StartOptions } from './context.js';
+export type { BootRouter } from './boot.js';
 
 /** What a request ends with: our response, or a Fetch `Response` a route returned. */
 export type Outcome = CourseResponse | Response;
-
-/** What a boot manager receives as its router. */
-export interface BootRouter {
-  readonly table: RouteTable;
-  /** The URL of a route of this app, checked by tsc as the global `url()` is. */
-  url: BootUrl;
-}
-
-/** `url()` of a boot manager's router: a route's name, and its parameters when it has any. */
-type BootUrl = {
-  <
-    Names extends string = { [N in keyof RoutesWithoutParams]: N }[keyof RoutesWithoutParams],
-    K extends Names = Names,
-  >(
-    name: K,
-  ): string;
-  <Names extends string = { [N in RouteName]: N }[RouteName], K extends Names = Names>(
-    name: K,
-    params: RouteUrlParams[K],
-    query?: Query,
-  ): string;
-};
 
 /**
  * Serves one request: boot managers, match, CSRF, middleware, callback, and error handling.
@@ -171,7 +150,10 @@ async function released(
 async function prepared(context: RequestContext): Promise<Outcome> {
   const { table, options, request } = context;
   try {
-    if (table.bootManagers?.length) await boot(table, request);
+    if (table.bootManagers?.length) {
+      await boot(table, request);
+      takeRewriteUrl(request);
+    }
     if (request.method === 'POST' && isForm(request.mediaType())) {
       // A form is read for its `_method` only when a route could take it, and after the CSRF
       // check: a 404, a 405 or a cross-site form is refused before its body is read.
@@ -200,15 +182,6 @@ async function earlyCsrf(
   if (table.csrfVerifier === undefined) return;
   if (tableHasCors(table) && FORM_VERBS.some((verb) => hasCors(take(verb)))) return;
   await new table.csrfVerifier().handle(request as never);
-}
-
-async function boot(table: RouteTable, request: CourseRequest): Promise<void> {
-  const url = (name: string, params?: AnyUrlParams, query?: Query) =>
-    buildUrl(table, name, params as Parameters<typeof buildUrl>[2], query);
-  const router: BootRouter = { table, url: url as BootUrl };
-  for (const Manager of table.bootManagers!)
-    await new Manager().boot(router as never, request as never);
-  takeRewriteUrl(request);
 }
 
 /** `_method` from a POSTed form: PUT, PATCH or DELETE. */
@@ -458,37 +431,6 @@ async function answerError(
   return withCors(context, statusResponse(error, options, request));
 }
 
-/**
- * What an exception handler is given (`HandledError`): the error thrown, or, for a value thrown
- * that is no `Error` (`throw 'text'`, `throw undefined`), an `Error` of its text with the value
- * as its `cause`.
- */
-function handedError(error: unknown): Error {
-  if (error instanceof Error) return error;
-  let text: string;
-  try {
-    text = typeof error === 'string' ? error : `${String(error)} thrown`;
-  } catch {
-    text = 'a value thrown';
-  }
-  return new Error(text, { cause: error });
-}
-
-/**
- * A handler's answer to `error` with the error's headers it does not set itself: the
- * `Connection: close` of a refused body always (its rest is unread), the others (a 405's `Allow`)
- * when the answer keeps the error's status.
- */
-function withErrorHeaders(answer: CourseResponse, error: unknown): CourseResponse {
-  if (!(error instanceof HttpException)) return answer;
-  for (const name of Object.keys(error.headers)) {
-    if (answer.headers[name] !== undefined) continue;
-    if (name === 'connection' || answer.status === error.status)
-      answer.headers[name] = error.headers[name]!;
-  }
-  return answer;
-}
-
 /** An error's answer with the CORS headers of the request's route, when it has `Cors`. */
 function withCors(context: RequestContext, answer: CourseResponse): CourseResponse {
   if (!tableHasCors(context.table)) return answer;
@@ -509,57 +451,7 @@ function handlersOf(context: RequestContext): NonNullable<MatchHit['route']['han
     : [...own, ...around.filter((Handler) => !own.includes(Handler))];
 }
 
-/** The 404, or the 405 with `Allow`, that `statusResponse` makes of the router's exceptions. */
-function missing(allowed: readonly string[]): CourseResponse {
-  return allowed.length === 0
-    ? plainAnswer(404, statusText(404))
-    : plainAnswer(405, statusText(405), allowHeader(allowed));
-}
-
 /** The host routes are matched on: the request's, when a route depends on it. */
 function hostOf({ table, request }: RequestContext): string {
   return table.usesHost ? request.getHost() : '';
-}
-
-function statusResponse(
-  error: unknown,
-  options: StartOptions,
-  request: CourseRequest | undefined,
-): CourseResponse {
-  // An exception with a status no final response can have (`101`, `600`) is a server error.
-  if (error instanceof HttpException && finalStatus(error.status)) {
-    // A 5xx message is for the log, as any other server error's.
-    const server = error.status >= 500;
-    if (server && request) report(error, options, request);
-    const body = ((!server || options.debug) && error.message) || statusText(error.status);
-    return plainAnswer(error.status, body, error.headers);
-  }
-  if (request) report(error, options, request);
-  return plainAnswer(
-    500,
-    options.debug && error instanceof Error ? String(error.stack) : statusText(500),
-  );
-}
-
-/** A plain-text answer of the router's own. */
-function plainAnswer(
-  status: number,
-  body: string,
-  headers: Readonly<Record<string, string>> = {},
-): CourseResponse {
-  const fresh = new CourseResponse();
-  fresh.headers['content-type'] = 'text/plain; charset=utf-8';
-  for (const name of Object.keys(headers)) fresh.headers[name] = headers[name]!;
-  fresh.status = status;
-  fresh.body = body;
-  return fresh;
-}
-
-/** Gives an error that becomes a 5xx to `onError`, or to the log. */
-function report(error: unknown, options: StartOptions, request: CourseRequest): void {
-  (options.onError ?? logFailure)(error, request);
-}
-
-function logFailure(error: unknown, request: CourseRequest): void {
-  logError(`course: ${request.method} ${request.path} failed:`, error);
 }
