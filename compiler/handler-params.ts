@@ -9,7 +9,9 @@ import {
 } from './_ts-morph.js';
 import type { SourceLocation } from 'course-router/internal';
 import type { Diagnostics } from './errors.js';
+import { literalValues } from './literal-values.js';
 import type { RouteDraft } from './normalize.js';
+import type { ParamSpec } from './types.js';
 import type { SourceIndex } from './source-index.js';
 
 /** A value a handler receives by position (CONTRACT §5.2), and what it may be. */
@@ -22,18 +24,21 @@ export interface Delivered {
   what: string;
   /** The value itself, when the build knows it (a middleware's `Name:value`). */
   value?: string;
+  /** The values it may be, when its `where()` regex writes them out (`en|fr`: `literalValues`). */
+  values?: readonly string[];
 }
 
 /** What a route delivers to its handler: domain, URL (prefixes included), `setMatch` captures. */
 export function deliveredOf(draft: RouteDraft): Delivered[] {
   const own = new Set([...String(draft.definition.url).matchAll(/\{(\w+)\??\}/g)].map((m) => m[1]));
-  const param = (from: string) => (p: { name: string; optional: boolean }) => ({
+  const param = (from: string) => (p: ParamSpec) => ({
     name: p.name,
     optional: p.optional,
     what: `{${p.name}${p.optional ? '?' : ''}}${own.has(p.name) ? '' : from}`,
+    values: from === DOMAIN ? undefined : literalValues(p.regex, p.caseless),
   });
   return [
-    ...(draft.domain?.params ?? []).map(param(' of the domain')),
+    ...(draft.domain?.params ?? []).map(param(DOMAIN)),
     ...draft.params.map(param(' of the group prefix')),
     ...Array.from({ length: draft.match?.captures ?? 0 }, (_, i) => ({
       name: undefined,
@@ -42,6 +47,9 @@ export function deliveredOf(draft: RouteDraft): Delivered[] {
     })),
   ];
 }
+
+// A host is matched case-insensitively: its parameters' values are not the regex's literals.
+const DOMAIN = ' of the domain';
 
 /** What a handler declares, as far as the check needs it. */
 interface Declared {
@@ -116,13 +124,16 @@ export function checkHandlerParams(
       continue;
     }
     if (!takesValue(d, value)) {
+      const untaken = value.values?.find((v) => !d.takesText(v));
       diagnostics.error(
         'E_HANDLER',
-        `${label}: its parameter ${d.name}: ${d.typeText} cannot take ${value.what}, a string (${where(d)})`,
+        `${label}: its parameter ${d.name}: ${d.typeText} cannot take ${value.what}, ${untaken === undefined ? 'a string' : `which its where() lets be ${JSON.stringify(untaken)}`} (${where(d)})`,
         loc,
         value.value !== undefined && d.literal
           ? `give it one of the values ${d.typeText} takes, or declare ${d.name}: string`
-          : `${skip ? 'middleware arguments' : 'route parameters'} arrive as strings: declare ${d.name}: string and convert it`,
+          : value.name !== undefined && d.literal
+            ? `give {${value.name}} a where() that writes out values ${d.typeText} takes${example(value.name, d.typeText)}, or declare ${d.name}: string`
+            : `${skip ? 'middleware arguments' : 'route parameters'} arrive as strings: declare ${d.name}: string and convert it`,
       );
     } else if (value.optional && !d.takesUndefined) {
       diagnostics.error(
@@ -142,9 +153,20 @@ export function checkHandlerParams(
   }
 }
 
-/** Whether `d`'s type takes `v`: any string, or the very string the build knows it is. */
+/** `where()` writing out the values of a union of string literals: ` (where('lang', 'en|fr'))`. */
+function example(name: string, typeText: string): string {
+  const values = [...typeText.matchAll(/'([\w-]*)'/g)].map((m) => m[1]);
+  return values.length === 0 ? '' : ` (where('${name}', '${values.join('|')}'))`;
+}
+
+/**
+ * Whether `d`'s type takes `v`: any string, the very string the build knows it is, or each of the
+ * strings its `where()` regex allows.
+ */
 function takesValue(d: Declared, v: Delivered): boolean {
-  return d.takesString || (v.value !== undefined && d.takesText(v.value));
+  if (d.takesString) return true;
+  if (v.value !== undefined) return d.takesText(v.value);
+  return v.values !== undefined && v.values.every((value) => d.takesText(value));
 }
 
 /** The function-like declaration of a class's instance method (an arrow property too). */

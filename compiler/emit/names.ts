@@ -1,5 +1,6 @@
 import path from 'node:path';
-import type { CompiledApp, PatternToken, RouteRecord } from '../types.js';
+import { literalValues } from '../literal-values.js';
+import type { CompiledApp, ParamSpec, PatternToken, RouteRecord } from '../types.js';
 import { code, printed, type Chunk } from './_chunk.js';
 import { key, rowsCall, str } from './_print.js';
 
@@ -145,7 +146,7 @@ function describe(route: RouteRecord, root: string): string {
  */
 function handlerTuple(route: RouteRecord): string {
   const params = routeParams(route).map(
-    (p) => `${p.name}: string${p.optional ? ' | undefined' : ''}`,
+    (p) => `${p.name}: ${handlerType(route, p)}${p.optional ? ' | undefined' : ''}`,
   );
   for (let i = 1; i <= (route.match?.captures ?? 0); i++)
     params.push(`$${i}: string${route.match!.optional.includes(i) ? ' | undefined' : ''}`);
@@ -155,7 +156,9 @@ function handlerTuple(route: RouteRecord): string {
 function paramsType(route: RouteRecord): string {
   const params = routeParams(route);
   if (params.length === 0) return '{}';
-  const fields = params.map((p) => `${key(p.name)}${p.optional ? '?' : ''}: ParamValue`);
+  const fields = params.map(
+    (p) => `${key(p.name)}${p.optional ? '?' : ''}: ${urlType(route, p) ?? 'ParamValue'}`,
+  );
   return `{ ${fields.join('; ')} }`;
 }
 
@@ -166,7 +169,51 @@ function paramsType(route: RouteRecord): string {
 function urlParamsType(route: RouteRecord): string {
   const union = (names: string[]) => (names.length === 0 ? 'never' : names.map(str).join(' | '));
   const { required, optional } = urlParamNames(route);
+  const typed = routeParams(route).flatMap((p) => {
+    const type = urlType(route, p);
+    return type === undefined ? [] : [[p.name, type] as const];
+  });
+  if (typed.length > 0) {
+    // The values by name, and the positions in order (`UrlPositions` only counts them).
+    const types = new Map(typed);
+    const byName = typed.map(([name, type]) => `${key(name)}: ${type}`).join('; ');
+    const at = (name: string) => types.get(name) ?? 'ParamValue';
+    const positions = [...required.map(at), ...optional.map((name) => `(${at(name)})?`)];
+    return `UrlParamsOf<${union(required)}, ${union(optional)}, { ${byName} }, readonly [${positions.join(', ')}]>`;
+  }
   return optional.length === 0
     ? `UrlParamsOf<${union(required)}>`
     : `UrlParamsOf<${union(required)}, ${union(optional)}>`;
+}
+
+/**
+ * The values a parameter's `where()` writes out (`literalValues`): its handler receives one of
+ * them. A domain's are matched case-insensitively: any case of them.
+ */
+function valuesOf(route: RouteRecord, param: ParamSpec): string[] | undefined {
+  if (route.domain?.params.includes(param)) return undefined;
+  return literalValues(param.regex, param.caseless);
+}
+
+/** What a handler receives for a parameter: one of its values, or a string. */
+function handlerType(route: RouteRecord, param: ParamSpec): string {
+  return valuesOf(route, param)?.map(str).join(' | ') ?? 'string';
+}
+
+/**
+ * What `url()` takes for a parameter whose values are written out: each, and the number or
+ * boolean written as it (`1` for `'1'`); `undefined` for any value.
+ */
+function urlType(route: RouteRecord, param: ParamSpec): string | undefined {
+  const values = valuesOf(route, param);
+  if (values === undefined) return undefined;
+  return values
+    .flatMap((value) => {
+      const alike =
+        value === 'true' || value === 'false' || (value !== '' && String(Number(value)) === value)
+          ? [value]
+          : [];
+      return [str(value), ...alike];
+    })
+    .join(' | ');
 }

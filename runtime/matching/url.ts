@@ -46,18 +46,27 @@ export type AnyUrlParams = object | readonly ParamValue[] | null;
  * the optional ones `O`: an object of them (of none: `{}`), or their values in the order the
  * placeholders take them (`UrlPositions`), or `null` when none is required. The generated module
  * writes `UrlParamsOf<'id'>`, which tsc shows in its messages and builds once for every route
- * with the same parameters.
+ * with the same parameters. A parameter whose `where()` writes its values out (`en|fr`) takes only
+ * them: their types by name are `T`, and the positions, in order, `A`.
  */
-export type UrlParamsOf<R extends string, O extends string = never> =
+export type UrlParamsOf<
+  R extends string,
+  O extends string = never,
+  T = object,
+  A extends readonly unknown[] = UrlPositions<R, O>,
+> =
   | ([R | O] extends [never]
       ? { readonly [name: string]: never }
       : [O] extends [never]
-        ? { [P in R]: ParamValue }
+        ? { [P in R]: ValueOf<T, P> }
         : [R] extends [never]
-          ? { [P in O]?: ParamValue }
-          : { [P in R]: ParamValue } & { [P in O]?: ParamValue })
-  | UrlPositions<R, O>
+          ? { [P in O]?: ValueOf<T, P> }
+          : { [P in R]: ValueOf<T, P> } & { [P in O]?: ValueOf<T, P> })
+  | A
   | ([R] extends [never] ? null : never);
+
+/** What fills the placeholder `P`: its type in `T` (the values its `where()` writes out), else any. */
+type ValueOf<T, P extends string> = P extends keyof T ? T[P] : ParamValue;
 
 /**
  * The parameters after each route name; the generated module augments it. `url()` reaches it

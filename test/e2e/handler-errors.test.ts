@@ -15,6 +15,7 @@ const SHOP = `export class Shop {
   rest(...all: number[]) { return all; }
   texts(...all: string[]) { return all; }
   maker() { return () => 'made'; }
+  lang(lang: 'en' | 'fr') { return lang; }
 }
 `;
 const ROLE = `export class Role {
@@ -51,6 +52,8 @@ Course.get('/z', 'Shop@maker');
 Course.get('/aa', () => 'aa').addMiddleware('Middleware\\\\WrongRequest');
 Course.group({ prefix: '/ab', exceptionHandler: 'Handlers\\\\WrongTypes' }, () => Course.get('/ac', () => 'ac'));
 Course.addBootManager('Boot\\\\WrongBoot');
+Course.get('/ad/{lang}', 'Shop@lang').where('lang', 'en|fr|de');
+Course.get('/ae/{lang}', 'Shop@lang').where('lang', '[a-z]{2}');
 `;
 
 // Guards that answer "go on" with true: a middleware's value answers the request.
@@ -80,6 +83,7 @@ Course.get('/m', (first: string) => first).setMatch('/^\\\\/m\\\\/(\\\\w+)$/');
 Course.get('/n', () => 'n').addMiddleware('Middleware\\\\Open:admin');
 Course.get('/o', () => 'o').addMiddleware('Middleware\\\\Kind:admin');
 Course.get('/t', (a: string, b?: string) => a + b).setMatch('/^\\\\/t\\\\/(\\\\w+)(?:-(\\\\d+))?$/');
+Course.get('/u/{lang}', 'Shop@lang').where('lang', '(?:en|fr)');
 `;
 
 let failing: { dir: string; stderr: string; code: number };
@@ -132,7 +136,7 @@ const SHOP_FILE = 'app/Components/Controller/Shop.ts';
 describe('a handler parameter that cannot take what the route gives is a build error', () => {
   it('fails the build, every mismatch reported at once', () => {
     expect(failing.code).toBe(1);
-    expect(failing.stderr).toContain('build failed: 25 errors');
+    expect(failing.stderr).toContain('build failed: 27 errors');
   });
 
   it("'Class@method': a parameter typed number, at the route call and the method's declaration", () => {
@@ -193,6 +197,16 @@ describe('a handler parameter that cannot take what the route gives is a build e
       'routes.ts:21:8: error E_HANDLER: the closure: its parameter id: string cannot take capture 2 of setMatch(), which is undefined when the URL leaves it out (declared at routes.ts:21:33)',
     );
     expect(failing.stderr).not.toContain('its parameter name');
+  });
+
+  it('a parameter typed with literals takes a route parameter whose where() writes out only those', () => {
+    expect(failing.stderr).toMatch(
+      /routes\.ts:30:\d+: error E_HANDLER: Shop@lang: its parameter lang: 'en' \| 'fr' cannot take \{lang\}, which its where\(\) lets be "de" \(declared at app\/Components\/Controller\/Shop\.ts:10:8\)/,
+    );
+    expect(failing.stderr).toMatch(
+      /routes\.ts:31:\d+: error E_HANDLER: Shop@lang: its parameter lang: 'en' \| 'fr' cannot take \{lang\}, a string \(declared at [^)]*\)\n {2}hint: give \{lang\} a where\(\) that writes out values 'en' \| 'fr' takes \(where\('lang', 'en\|fr'\)\), or declare lang: string/,
+    );
+    expect(correct.stderr).not.toContain('Shop@lang');
   });
 
   it('a middleware argument its literal type does not take; one it does builds', () => {

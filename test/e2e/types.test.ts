@@ -162,6 +162,27 @@ export class Handler implements ExceptionHandler {
   }
 }
 `,
+  'literals.ts': `import { url as globalUrl, type RouteParams } from 'course-router';
+import { url } from './generated/routes.gen.js';
+export const a: string = url('edition', { lang: 'en', version: 2 });
+export const b: string = globalUrl('edition', ['fr', '1', true]);
+export const c: string = url('edition', { lang: 'fr', version: '2', draft: 'false' });
+// @ts-expect-error its where() writes out en and fr only
+export const d: string = url('edition', { lang: 'de', version: 1 });
+// @ts-expect-error by position too
+export const e: string = globalUrl('edition', ['de', 1]);
+// @ts-expect-error 3 is no version
+export const f: string = url('edition', ['en', 3]);
+// @ts-expect-error a flag is true or false
+export const g: string = url('edition', ['en', 1, 'yes']);
+export const h: RouteParams<'edition'> = ['en', '1', undefined];
+// @ts-expect-error the handler receives one of the values, as strings
+export const i: RouteParams<'edition'> = ['en', 1, undefined];
+// @ts-expect-error and only those
+export const j: RouteParams<'edition'> = ['de', '1', 'true'];
+// A pattern that writes out no values stays a string.
+export const k: RouteParams<'user.show'>[0] = 'anything';
+`,
   'wrong.ts': `import { url as globalUrl } from 'course-router';
 import { url } from './generated/routes.gen.js';
 export const a = url('user.show', { wrong: 1 });
@@ -202,6 +223,9 @@ Course.get('/{lang?}/docs/{page}', 'Users@show').name('docs');
 Course.group({ domain: '{account}.example.com' }, () => {
   Course.get('/team/{member}', 'Users@show').name('team');
 });
+Course.get('/{lang}/v{version}/{draft?}', 'Users@show')
+  .where({ lang: 'en|fr', version: '[12]', draft: 'true|false' })
+  .name('edition');
 `,
     'app/Components/Controller/Users.ts':
       'export class Users {\n  show(): string {\n    return "";\n  }\n}\n',
@@ -250,6 +274,10 @@ describe('url() is checked by tsc against the generated routes', () => {
     ],
     ["RouteParams from course-router is the generated module's", 'params-package.ts'],
     [
+      "a parameter whose where() writes out its values ('en|fr') takes them alone, in url() and RouteParams",
+      'literals.ts',
+    ],
+    [
       "request(): raw is the runtime's request, getUri() a type the package names",
       'request-types.ts',
     ],
@@ -285,6 +313,7 @@ describe('url() is checked by tsc against the generated routes', () => {
       '"about"',
       '"archive"',
       '"docs"',
+      '"edition"',
       '"home"',
       '"post"',
       '"team"',

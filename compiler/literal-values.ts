@@ -1,0 +1,99 @@
+import regexpTree from 'regexp-tree';
+import { delimited } from './regex.js';
+
+// More values than this are typed `string`: a type listing them would say less than the regex.
+const MOST_VALUES = 32;
+
+/**
+ * The values a parameter regex (`ParamSpec.regex`, as embedded) matches, when it writes them out:
+ * `en|fr`, `(?:draft|published)`, `v[12]`, `items?`. Its handler's parameter may then be typed
+ * with their literals, and `url()` takes only them. `undefined` for any other regex (a range, a
+ * class such as `\d`, a repetition), one that matches case-insensitively, more than 32 values,
+ * and a value holding `%` (the router reads the path's escapes before the regex).
+ */
+export function literalValues(regex: string, caseless = false): string[] | undefined {
+  if (caseless) return undefined;
+  let ast: ReturnType<typeof regexpTree.parse>;
+  try {
+    ast = regexpTree.parse(`/${delimited(regex)}/u`);
+  } catch {
+    return undefined;
+  }
+  const values = valuesOf(ast.body as RegexNode | null);
+  if (values === undefined || values.some((value) => value.includes('%'))) return undefined;
+  return [...new Set(values)];
+}
+
+// --- internal ---
+
+/** The parts of regexp-tree's nodes read here. */
+interface RegexNode {
+  type: string;
+  kind?: string;
+  value?: string;
+  symbol?: string;
+  escaped?: boolean;
+  negative?: boolean;
+  left?: RegexNode | null;
+  right?: RegexNode | null;
+  expression?: RegexNode | null;
+  expressions?: RegexNode[];
+  quantifier?: { kind: string; greedy: boolean };
+}
+
+/** What `node` matches, when it is a few strings written out. */
+function valuesOf(node: RegexNode | null | undefined): string[] | undefined {
+  if (node === null || node === undefined) return [''];
+  switch (node.type) {
+    case 'Disjunction': {
+      const left = valuesOf(node.left);
+      const right = left && valuesOf(node.right);
+      return right && bounded([...left!, ...right]);
+    }
+    case 'Alternative': {
+      let values: string[] | undefined = [''];
+      for (const part of node.expressions ?? []) {
+        const next = valuesOf(part);
+        if (next === undefined) return undefined;
+        values = bounded(values!.flatMap((before) => next.map((value) => before + value)));
+        if (values === undefined) return undefined;
+      }
+      return values;
+    }
+    case 'Group':
+      return valuesOf(node.expression);
+    case 'Repetition': {
+      if (node.quantifier?.kind !== '?') return undefined;
+      const once = valuesOf(node.expression);
+      return once && bounded(['', ...once]);
+    }
+    case 'CharacterClass':
+      return node.negative ? undefined : bounded(classValues(node.expressions ?? []));
+    case 'Char':
+      return charValue(node);
+    default:
+      return undefined;
+  }
+}
+
+/** The characters of a class that lists them (`[12]`): none for one with a range or `\d`. */
+function classValues(members: readonly RegexNode[]): string[] | undefined {
+  const values: string[] = [];
+  for (const member of members) {
+    const value = member.type === 'Char' ? charValue(member) : undefined;
+    if (value === undefined) return undefined;
+    values.push(...value);
+  }
+  return values;
+}
+
+/** The one character a `Char` node matches: none for a class escape (`\d`) or `.`. */
+function charValue(node: RegexNode): string[] | undefined {
+  if (node.kind === 'meta') return undefined;
+  const symbol = node.symbol ?? node.value;
+  return symbol === undefined ? undefined : [symbol];
+}
+
+function bounded(values: string[] | undefined): string[] | undefined {
+  return values !== undefined && values.length <= MOST_VALUES ? values : undefined;
+}
