@@ -402,6 +402,9 @@ async function parseMultipart(
     try {
       parser = (busboyLibrary ??= vendored<typeof busboy>('busboy'))({
         headers: { 'content-type': type },
+        // A part's name and file name as browsers send them (HTML's form encoding): UTF-8
+        // bytes as they are. busboy reads them as latin1 otherwise: `naÃ¯ve.txt`.
+        defParamCharset: 'utf8',
         // Names and values as long as the body allows: busboy would otherwise cut them
         // (100 bytes, 1 MiB) without a word, and the app would read a value never sent.
         limits: {

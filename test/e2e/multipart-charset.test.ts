@@ -11,6 +11,10 @@ import { Course, input } from 'course-router';
 
 Course.get('/', () => 'home');
 Course.post('/echo', () => ({ a: input('a') }));
+Course.post('/names', () => ({
+  fields: Object.keys(input().post),
+  filename: (input('file') as { filename: string } | undefined)?.filename,
+}));
 `,
 });
 
@@ -28,15 +32,18 @@ function body(charset: string, value: Uint8Array): Buffer {
   ]);
 }
 
-/** Status and body of `bytes` posted to /echo: over a raw socket, and to `app.fetch`. */
-async function post(bytes: Buffer): Promise<{ http: [number, string]; fetch: [number, string] }> {
+/** Status and body of `bytes` posted to `path`: over a raw socket, and to `app.fetch`. */
+async function post(
+  bytes: Buffer,
+  path = '/echo',
+): Promise<{ http: [number, string]; fetch: [number, string] }> {
   const head =
-    `POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: ${TYPE}\r\n` +
+    `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: ${TYPE}\r\n` +
     `Content-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`;
   const raw = await rawExchange(served.child.port, [Buffer.concat([Buffer.from(head), bytes])]);
   const text = Buffer.from(raw.text, 'latin1').toString('utf8');
   const answer = await served.app.fetch(
-    new Request('http://localhost/echo', {
+    new Request(`http://localhost${path}`, {
       method: 'POST',
       headers: { 'content-type': TYPE },
       body: bytes,
@@ -76,6 +83,27 @@ describe('a multipart field with a charset', () => {
       await expectAlive(served.child);
     },
   );
+});
+
+describe("a part's name and file name", () => {
+  it('are read as UTF-8, the bytes browsers send', async () => {
+    const bytes = Buffer.from(
+      '--B\r\nContent-Disposition: form-data; name="prénom"\r\n\r\nAda\r\n' +
+        '--B\r\nContent-Disposition: form-data; name="file"; filename="naïve café ☃.txt"\r\n' +
+        'Content-Type: text/plain\r\n\r\nhi\r\n--B--\r\n',
+    );
+    const names = JSON.stringify({ fields: ['prénom'], filename: 'naïve café ☃.txt' });
+    expect(await post(bytes, '/names')).toEqual({ http: [200, names], fetch: [200, names] });
+  });
+
+  it('an RFC 5987 filename* is read in the charset it names', async () => {
+    const bytes = Buffer.from(
+      '--B\r\nContent-Disposition: form-data; name="file"; filename*=UTF-8\'\'na%C3%AFve.txt\r\n' +
+        'Content-Type: text/plain\r\n\r\nhi\r\n--B--\r\n',
+    );
+    const names = JSON.stringify({ fields: [], filename: 'naïve.txt' });
+    expect(await post(bytes, '/names')).toEqual({ http: [200, names], fetch: [200, names] });
+  });
 });
 
 describe('a multipart body read one way by busboy and another by a proxy', () => {

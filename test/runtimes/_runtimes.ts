@@ -225,6 +225,13 @@ export async function exchange(port: number): Promise<(Seen & { request: string 
     '',
     'hello from a file',
   );
+  // A file name as browsers send it: its UTF-8 bytes, as they are.
+  await upload(
+    'Content-Disposition: form-data; name="file"; filename="naïve café.txt"',
+    'Content-Type: text/plain',
+    '',
+    'hello from a file',
+  );
   // A charset Bun's and Deno's `TextDecoder` know and Node's does not.
   await upload(
     'Content-Disposition: form-data; name="note"',

@@ -122,6 +122,7 @@ describe('one app, five servers, the same answers', () => {
       'GET /who → 200 account acme',
       'POST /form → 200 {"name":"ann lee","list":["1","2"]}',
       'POST /upload → 200 {"field":"file","filename":"notes.txt","type":"text/plain","size":17,"text":"hello from a file"}',
+      'POST /upload → 200 {"field":"file","filename":"naïve café.txt","type":"text/plain","size":17,"text":"hello from a file"}',
       'POST /upload → 400 Multipart field in an unknown charset',
       'GET /old → 301  (location: /user/7)',
       'GET /page → 200 <input name="csrf_token" value="<token>"> (set-cookie: CSRF-TOKEN)',
