@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { register } from 'tsx/esm/api';
 import { beginRecording, endRecording, nearest } from 'course-router/internal';
 import type { Recording, SourceLocation } from 'course-router/internal';
@@ -44,7 +44,7 @@ export async function loadRoutes(config: ResolvedConfig): Promise<LoadResult> {
       try {
         await api.import(pathToFileURL(file).href, import.meta.url);
       } catch (error) {
-        throw evaluationError(error, file, files);
+        throw evaluationError(error, file, files, 'E_LOAD', config.root);
       }
     }
   } finally {
@@ -71,13 +71,15 @@ export function routeFiles(config: ResolvedConfig): string[] {
 /**
  * The located error for a file that failed to evaluate (`code`: `E_LOAD` for route files,
  * `E_CONFIG` for `course.config.ts`): a syntax error or a missing import at its place, else
- * the thrown error at the deepest frame in `files`.
+ * the thrown error at the deepest frame in `files`, else at the deepest in the app under `root`
+ * (a module a route file imports, such as a controller, that throws at its top level).
  */
 export function evaluationError(
   error: unknown,
   file: string,
   files: readonly string[],
   code: 'E_LOAD' | 'E_CONFIG' = 'E_LOAD',
+  root?: string,
 ): RouteDefinitionError {
   const message = error instanceof Error ? error.message : String(error);
   const syntax = SYNTAX_ERROR.exec(message);
@@ -97,11 +99,9 @@ export function evaluationError(
         : `install the package, or check its name`,
     );
   }
-  const loc = (error instanceof Error && frameIn(error.stack ?? '', files)) || {
-    file,
-    line: 1,
-    column: 1,
-  };
+  const stack = error instanceof Error ? (error.stack ?? '') : '';
+  const loc = frameIn(stack, files) ??
+    (root === undefined ? undefined : appFrame(stack, root)) ?? { file, line: 1, column: 1 };
   const what = code === 'E_CONFIG' ? 'the configuration' : 'the route file';
   return new RouteDefinitionError(code, `evaluating ${what} failed: ${message}`, loc);
 }
@@ -164,6 +164,27 @@ function missingImport(message: string): { specifier: string; loc: SourceLocatio
   }
   return undefined;
 }
+
+/** The first frame of `stack` in a module of the app under `root`, not in its packages. */
+function appFrame(stack: string, root: string): SourceLocation | undefined {
+  for (const line of stack.split('\n')) {
+    const m = FRAME.exec(line);
+    if (m === null) continue;
+    let file: string;
+    try {
+      file = m[1]!.startsWith('file:') ? fileURLToPath(m[1]!) : m[1]!;
+    } catch {
+      continue;
+    }
+    if (!file.startsWith(root + path.sep) || file.includes(`${path.sep}node_modules${path.sep}`))
+      continue;
+    return { file, line: Number(m[2]), column: Number(m[3]) };
+  }
+  return undefined;
+}
+
+// A stack frame's place: `at f (file:///app/x.ts?query:3:13)`, `at /app/x.ts:3:13`.
+const FRAME = /((?:file:\/\/)?\/[^()?]*?)(?:\?[^():]*)?:(\d+):(\d+)\)?\s*$/;
 
 function frameIn(stack: string, files: readonly string[]): SourceLocation | undefined {
   for (const line of stack.split('\n')) {

@@ -12,6 +12,7 @@ import {
   charRun,
   defineRoutes,
   handlersOf,
+  loadedRoutes,
   RouteList,
   RouteTests,
   templates,
@@ -604,5 +605,15 @@ export function url<
   K extends Names = Names,
 >(name: K, params: AppUrlParams[K], query?: Query): string;
 export function url(name?: string, params?: AnyUrlParams, query?: Query): string {
-  return name === undefined ? currentUrl() : buildUrl(table, name, params as never, query);
+  return name === undefined
+    ? currentUrl()
+    : buildUrl(loadedRoutes(routesTable), name, params as never, query);
+}
+
+/**
+ * The table, through a function: `url()` called before it exists (at the top level of a module
+ * imported above) says so.
+ */
+function routesTable(): typeof table {
+  return table;
 }

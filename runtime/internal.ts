@@ -3,7 +3,7 @@
  * calls. Its shape follows the generated module's encoding, which may change in any release.
  */
 export { defineRoutes } from './matching/define.js';
-export { buildUrl, templates } from './matching/url.js';
+export { buildUrl, loadedRoutes, templates } from './matching/url.js';
 export { url } from './features/helpers.js';
 export { decodeParam, normalizePath } from './http/path.js';
 export { RouteList, type RouteMore, type RouteRow } from './matching/route-list.js';

@@ -103,6 +103,7 @@ const INTERNAL: [string, string][] = [
     'decodedPasses',
     'defineRoutes',
     'handlersOf',
+    'loadedRoutes',
     'parseTree',
     'RouteList',
     'RouteTests',
@@ -127,7 +128,17 @@ const INTERNAL: [string, string][] = [
 ];
 
 // Names the module declares itself.
-const RESERVED = ['closures', 'match', 'matchStatic', 'allowed', 'names', 'hosts', 'table', 'url'];
+const RESERVED = [
+  'closures',
+  'match',
+  'matchStatic',
+  'allowed',
+  'names',
+  'hosts',
+  'table',
+  'routesTable',
+  'url',
+];
 
 /** The one import of `course-router/internal`: what the code below uses of it. */
 function internalImports(body: readonly Chunk[]): string {

@@ -31,7 +31,11 @@ export function url<
 export function url(name?: string, params?: AnyUrlParams, query?: Query): string {
   if (name === undefined) return currentUrl();
   const table = activeTable();
-  if (!table) throw new Error('course: url() needs the generated routes module to be loaded');
+  if (!table)
+    throw new Error(
+      'course: url() needs the generated routes module to be loaded (called at the top level of ' +
+        'a module that module imports, it runs before the routes exist: call it inside a function)',
+    );
   return buildUrl(table, name, params as Parameters<typeof buildUrl>[2], query);
 }
 

@@ -121,6 +121,24 @@ export function buildUrl(
   return appendQuery(host !== undefined && host !== here ? `//${host}${path}` : path, query);
 }
 
+/**
+ * The generated module's table, which `read` gives. A module it imports (a controller) runs
+ * first, and one calling `url()` at its top level would meet the table before it exists: an
+ * error that says so, rather than a `ReferenceError` from inside the generated module.
+ */
+export function loadedRoutes(read: () => RouteTable): RouteTable {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof ReferenceError)) throw error;
+    throw new Error(
+      'course: url() was called before the routes were loaded, at the top level of a module the ' +
+        'generated module imports (a controller, a middleware): call it inside a function',
+      { cause: error },
+    );
+  }
+}
+
 /** The current request's path with its query string (`/` outside a request). */
 export function currentUrl(): string {
   const target = currentContext()?.request.target;

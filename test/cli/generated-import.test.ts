@@ -88,8 +88,28 @@ describe('a controller that imports url() from the generated module', () => {
     );
     const result = await runCli(['build', '--root', dir]);
     expect(result.code).toBe(1);
+    // At the call, in the controller: no frame of the route file runs it.
     expect(result.stderr).toMatch(
-      /error E_LOAD: evaluating the route file failed: course: url\(\) was called while course build evaluated the route files; call it while serving a request/,
+      /app\/Http\/Controllers\/UserController\.ts:7:\d+: error E_LOAD: evaluating the route file failed: course: url\(\) was called while course build evaluated the route files; call it while serving a request/,
     );
+  });
+
+  it('a controller named by a string, calling url() at its top level: loading the routes says so', async () => {
+    // An app of its own: this process holds the modules of the one above.
+    const own = writeApp({
+      'routes.ts':
+        "import { Course } from 'course-router';\nCourse.get('/user/{id}', 'UserController@show').name('user.show');\n",
+      'app/Http/Controllers/UserController.ts': `${CONTROLLER}export const HOME = url('user.show', { id: 1 });\n`,
+      'course.config.ts': "export default { defaultNamespace: 'App\\\\Http\\\\Controllers' };\n",
+    });
+    try {
+      // The build does not run the controller: the server, loading the routes, does.
+      await buildApp(own);
+      await expect(importTable(own)).rejects.toThrow(
+        /^course: url\(\) was called before the routes were loaded, at the top level of a module the generated module imports \(a controller, a middleware\): call it inside a function$/,
+      );
+    } finally {
+      removeApp(own);
+    }
   });
 });
