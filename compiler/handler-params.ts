@@ -259,17 +259,31 @@ export function checkLeadingParams(
   }
 }
 
+/** A value a route may return that has no response form, and what to return instead. */
+export interface Formless {
+  /** What it is: `a function`, `a Map`. */
+  what: string;
+  hint: string;
+}
+
 /**
- * Whether a route's handler may return a function, which has no response form (one returned
- * where its call was meant: `() => helper` for `() => helper()`). Its value is the answer
- * (CONTRACT §5.2).
+ * What a route's handler may return that has no response form (CONTRACT §5.2), if anything: a
+ * function (returned where its call was meant: `() => helper` for `() => helper()`), a symbol, or
+ * an object JSON would send as `{}` (a `Map`, a `Set`, an iterator, an `Error`).
  */
-export function mayReturnFunction(declaration: HandlerDeclaration, index: SourceIndex): boolean {
-  if (!Node.isMethodDeclaration(declaration) && !Node.isArrowFunction(declaration)) return false;
+export function formlessReturn(
+  declaration: HandlerDeclaration,
+  index: SourceIndex,
+): Formless | undefined {
+  if (!Node.isMethodDeclaration(declaration) && !Node.isArrowFunction(declaration))
+    return undefined;
   const checker = index.project.getTypeChecker().compilerObject;
-  return returnedTypes(declaration, checker).some((type) =>
-    (type.isUnion() ? type.types : [type]).some((member) => member.getCallSignatures().length > 0),
-  );
+  for (const type of returnedTypes(declaration, checker))
+    for (const member of type.isUnion() ? type.types : [type]) {
+      const formless = formlessType(member, checker);
+      if (formless !== undefined) return formless;
+    }
+  return undefined;
 }
 
 /**
@@ -287,34 +301,15 @@ export function unusedArgument(
   return args[Math.max(0, declared.length - 1)];
 }
 
-/**
- * The types of what a method returns, a promise's value for an `async` one or one declared
- * `Promise<T>`: from its declared type, else from its `return` statements (the build's program
- * leaves the library's `Promise` unresolved, so an inferred `Promise<boolean>` is no type).
- */
+/** What a method or closure returns: a promise's value for an `async` one or one returning a promise. */
 function returnedTypes(
   declaration: MethodDeclaration | ArrowFunction,
   checker: Ts.TypeChecker,
 ): Ts.Type[] {
-  const node = declaration.getReturnTypeNode();
-  if (node !== undefined) {
-    const promised =
-      Node.isTypeReference(node) && /^(?:Promise|PromiseLike)$/.test(node.getTypeName().getText());
-    return (promised ? node.getTypeArguments() : [node]).map((type) =>
-      checker.getTypeFromTypeNode(type.compilerNode),
-    );
-  }
-  if (!declaration.isAsync()) {
-    const signature = checker.getSignatureFromDeclaration(declaration.compilerNode);
-    return signature === undefined ? [] : [checker.getReturnTypeOfSignature(signature)];
-  }
-  return declaration
-    .getDescendantsOfKind(ts.SyntaxKind.ReturnStatement)
-    .filter((statement) => statement.getFirstAncestor(isFunctionLike) === declaration)
-    .flatMap((statement) => {
-      const value = statement.getExpression();
-      return value === undefined ? [] : [checker.getTypeAtLocation(value.compilerNode)];
-    });
+  const signature = checker.getSignatureFromDeclaration(declaration.compilerNode);
+  if (signature === undefined) return [];
+  const type = checker.getReturnTypeOfSignature(signature);
+  return [checker.getAwaitedType(type) ?? type];
 }
 
 function declaredParams(declaration: Node, index: SourceIndex): Declared[] | undefined {
@@ -389,7 +384,8 @@ function declaredType(
       return rest ? undefined : checker.getTypeAtLocation(p.compilerNode);
     type = checker.getBaseTypeOfLiteralType(checker.getTypeAtLocation(initializer));
   }
-  // An unresolved name (noLib: `Date`…) is the error type, which takes anything: say nothing.
+  // An unresolved name (a package's type: the build reads no packages) is the error type, which
+  // takes anything: say nothing.
   return type.flags & ts.TypeFlags.Any ? undefined : type;
 }
 
@@ -399,4 +395,44 @@ function count(n: number): string {
 
 function relative(loc: SourceLocation, root: string): string {
   return `${path.relative(root, loc.file).split(path.sep).join('/')}:${loc.line}:${loc.column}`;
+}
+
+const CALL: Formless = {
+  what: 'a function',
+  hint: 'call it, and return what it gives (() => helper() rather than () => helper)',
+};
+
+// The language's objects JSON sends as `{}`, by name (theirs or a class's they extend).
+const FORMLESS_OBJECTS: Record<string, Formless> = {
+  Map: { what: 'a Map', hint: 'return Object.fromEntries(map), or [...map]' },
+  Set: { what: 'a Set', hint: 'return [...set]' },
+  WeakMap: { what: 'a WeakMap', hint: 'return a plain object or an array' },
+  WeakSet: { what: 'a WeakSet', hint: 'return a plain object or an array' },
+  Generator: { what: 'an iterator', hint: 'return [...iterator]' },
+  AsyncGenerator: { what: 'an async iterator', hint: 'return await Array.fromAsync(iterator)' },
+  Error: {
+    what: 'an Error',
+    hint: 'throw it: an exception handler, or the status answer, takes it',
+  },
+};
+
+function formlessType(type: Ts.Type, checker: Ts.TypeChecker): Formless | undefined {
+  if (type.flags & ts.TypeFlags.ESSymbolLike)
+    return { what: 'a symbol', hint: 'return a string: String(symbol.description)' };
+  if (type.getCallSignatures().length > 0) return CALL;
+  return type.flags & ts.TypeFlags.Object ? namedObject(type, checker, 0) : undefined;
+}
+
+/** The formless object `type` is, by its name or one it extends (a class of `Error`). */
+function namedObject(type: Ts.Type, checker: Ts.TypeChecker, depth: number): Formless | undefined {
+  const name = type.getSymbol()?.getName();
+  if (name !== undefined && Object.hasOwn(FORMLESS_OBJECTS, name)) return FORMLESS_OBJECTS[name];
+  const target = (type as Ts.TypeReference).target ?? type;
+  if (depth > 8 || !(target.flags & ts.TypeFlags.Object)) return undefined;
+  if (!((target as Ts.ObjectType).objectFlags & ts.ObjectFlags.ClassOrInterface)) return undefined;
+  for (const base of checker.getBaseTypes(target as Ts.InterfaceType)) {
+    const found = namedObject(base, checker, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }

@@ -8,7 +8,7 @@ import {
   checkLeadingParams,
   type Given,
   mayReturnBoolean,
-  mayReturnFunction,
+  formlessReturn,
   unusedArgument,
   deliveredOf,
   isFunctionLike,
@@ -275,12 +275,13 @@ function resolveRoute(
       index,
       diagnostics,
     );
-    if (mayReturnFunction(handler.declaration, index))
+    const formless = formlessReturn(handler.declaration, index);
+    if (formless !== undefined)
       diagnostics.error(
         'E_HANDLER',
-        `${label} returns a function, which has no response form: a route's value is its answer`,
+        `${label} returns ${formless.what}, which has no response form: a route's value is its answer`,
         loc,
-        'call it, and return what it gives (() => helper() rather than () => helper)',
+        formless.hint,
       );
   }
   middleware.forEach((m, i) => references.checkArguments(m, draft.middleware[i]!));

@@ -32,7 +32,9 @@ export class SourceIndex {
       skipFileDependencyResolution: true,
       compilerOptions: {
         allowJs: true,
-        noLib: true,
+        // The language's own types (`Date`, `string[]`, `Map`, what `.some()` returns): without
+        // them a handler's `at: Date` would take a string. Read once per build or watch session.
+        lib: ['lib.es2022.d.ts'],
         // Handler parameters are checked for `undefined` (optional route parameters).
         strictNullChecks: true,
         types: [],

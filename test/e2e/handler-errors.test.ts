@@ -16,6 +16,10 @@ const SHOP = `export class Shop {
   texts(...all: string[]) { return all; }
   maker() { return () => 'made'; }
   lang(lang: 'en' | 'fr') { return lang; }
+  when(at: Date) { return at.getFullYear(); }
+  list(ids: string[]) { return ids.join(); }
+  failure() { return new RangeError('no'); }
+  *items() { yield 1; }
 }
 `;
 const ROLE = `export class Role {
@@ -54,6 +58,16 @@ Course.group({ prefix: '/ab', exceptionHandler: 'Handlers\\\\WrongTypes' }, () =
 Course.addBootManager('Boot\\\\WrongBoot');
 Course.get('/ad/{lang}', 'Shop@lang').where('lang', 'en|fr|de');
 Course.get('/ae/{lang}', 'Shop@lang').where('lang', '[a-z]{2}');
+Course.get('/af/{at}', 'Shop@when');
+Course.get('/ag/{ids}', 'Shop@list');
+Course.get('/ah', () => 'ah').addMiddleware('Middleware\\\\Sized:5');
+Course.get('/ai', () => 'ai').addMiddleware('Middleware\\\\Listed');
+Course.group({ prefix: '/aj', exceptionHandler: 'Handlers\\\\Includes' }, () => Course.get('/ak', () => 'ak'));
+Course.get('/al', () => new Map([['a', 1]]));
+Course.get('/am', () => Symbol('x'));
+Course.get('/an', async () => () => 1);
+Course.get('/ao', 'Shop@failure');
+Course.get('/ap', 'Shop@items');
 `;
 
 // Guards that answer "go on" with true: a middleware's value answers the request.
@@ -115,6 +129,20 @@ async function run(routes: string) {
   handleError(request: unknown, error: { status?: number }) { return error.status === 404; }
 }
 `,
+    'app/Middleware/Sized.ts': `export class Sized {
+  handle(request: unknown, max: Map<string, number>) { return max.has('x') ? 'no' : undefined; }
+}
+`,
+    'app/Middleware/Listed.ts': `export class Listed {
+  handle(request: { getHeader(name: string): string | undefined }) {
+    return ['a'].some((x) => x === request.getHeader('x')) || undefined;
+  }
+}
+`,
+    'app/Handlers/Includes.ts': `export class Includes {
+  handleError(request: unknown, error: Error) { return error.message.includes('boom') || undefined; }
+}
+`,
     'app/Middleware/Open.ts':
       'export class Open {\n  handle(request: unknown) { return undefined; }\n}\n',
   });
@@ -136,7 +164,7 @@ const SHOP_FILE = 'app/Components/Controller/Shop.ts';
 describe('a handler parameter that cannot take what the route gives is a build error', () => {
   it('fails the build, every mismatch reported at once', () => {
     expect(failing.code).toBe(1);
-    expect(failing.stderr).toContain('build failed: 27 errors');
+    expect(failing.stderr).toContain('build failed: 37 errors');
   });
 
   it("'Class@method': a parameter typed number, at the route call and the method's declaration", () => {
@@ -209,6 +237,24 @@ describe('a handler parameter that cannot take what the route gives is a build e
     expect(correct.stderr).not.toContain('Shop@lang');
   });
 
+  it("a parameter of the language's types (Date, string[], Map) cannot take a string; a boolean from its methods is one", () => {
+    expect(failing.stderr).toMatch(
+      /routes\.ts:32:\d+: error E_HANDLER: Shop@when: its parameter at: Date cannot take \{at\}, a string/,
+    );
+    expect(failing.stderr).toMatch(
+      /routes\.ts:33:\d+: error E_HANDLER: Shop@list: its parameter ids: string\[\] cannot take \{ids\}, a string/,
+    );
+    expect(failing.stderr).toMatch(
+      /routes\.ts:34:\d+: error E_HANDLER: Middleware\\Sized:5 \(middleware Sized\.handle\): its parameter max: Map<string, number> cannot take the argument "5", a string/,
+    );
+    expect(failing.stderr).toMatch(
+      /routes\.ts:35:\d+: error E_HANDLER: Middleware\\Listed \(middleware Listed\.handle\) returns a boolean/,
+    );
+    expect(failing.stderr).toMatch(
+      /routes\.ts:36:\d+: error E_HANDLER: Handlers\\Includes \(exception handler Includes\.handleError\) returns a boolean/,
+    );
+  });
+
   it('a middleware argument its literal type does not take; one it does builds', () => {
     expect(failing.stderr).toMatch(
       /routes\.ts:23:\d+: error E_HANDLER: Middleware\\Kind:root \(middleware Kind\.handle\): its parameter kind: 'admin' \| 'owner' cannot take the argument "root", a string \(declared at app\/Middleware\/Kind\.ts:2:28\)\n {2}hint: give it one of the values 'admin' \| 'owner' takes, or declare kind: string/,
@@ -230,6 +276,36 @@ describe('a handler parameter that cannot take what the route gives is a build e
     );
     expect(failing.stderr).toContain(
       "routes.ts:26:8: error E_HANDLER: Shop@maker returns a function, which has no response form: a route's value is its answer\n",
+    );
+  });
+
+  it('a route that returns a symbol, or an object JSON would send as {}: a Map, an Error, an iterator', () => {
+    const at = (line: number, what: string, hint: string) =>
+      `routes.ts:${line}:8: error E_HANDLER: ${what}, which has no response form: a route's value is its answer\n` +
+      `  hint: ${hint}\n`;
+    expect(failing.stderr).toContain(
+      at(37, 'the closure returns a Map', 'return Object.fromEntries(map), or [...map]'),
+    );
+    expect(failing.stderr).toContain(
+      at(38, 'the closure returns a symbol', 'return a string: String(symbol.description)'),
+    );
+    // An async closure's value is what its promise gives.
+    expect(failing.stderr).toContain(
+      at(
+        39,
+        'the closure returns a function',
+        'call it, and return what it gives (() => helper() rather than () => helper)',
+      ),
+    );
+    expect(failing.stderr).toContain(
+      at(
+        40,
+        'Shop@failure returns an Error',
+        'throw it: an exception handler, or the status answer, takes it',
+      ),
+    );
+    expect(failing.stderr).toContain(
+      at(41, 'Shop@items returns an iterator', 'return [...iterator]'),
     );
   });
 
