@@ -324,38 +324,93 @@ function declaredParams(declaration: Node, index: SourceIndex): Declared[] | und
     declared = declaration
       .getParameters()
       .filter((p) => p.getName() !== 'this')
-      .map((p) => describe(p, checker));
+      .flatMap((p) => describe(p, checker));
   }
   cache.set(declaration, declared);
   return declared;
 }
 
-function describe(p: ParameterDeclaration, checker: Ts.TypeChecker): Declared {
+/**
+ * What a parameter declares: one, or for a rest parameter of a tuple type (`...[a, b]: [string,
+ * string]`, `...params: RouteParams<'name'>`), one for each of its elements.
+ */
+function describe(p: ParameterDeclaration, checker: Ts.TypeChecker): Declared[] {
   const source = p.getSourceFile();
   const { line, column } = source.getLineAndColumnAtPos(p.getNameNode().getStart());
+  const loc = { file: source.getFilePath(), line, column };
   const rest = p.isRestParameter();
+  const typeNode = p.getTypeNode();
+  if (rest && typeNode !== undefined) {
+    const whole = checker.getTypeFromTypeNode(typeNode.compilerNode);
+    if (checker.isTupleType(whole)) return tupleParams(p, whole as Ts.TypeReference, loc, checker);
+  }
   const optional = p.hasQuestionToken() || p.hasInitializer();
   const type = declaredType(p, rest, checker);
+  const typeText =
+    typeNode?.getText() ??
+    (type === undefined
+      ? 'any'
+      : p.hasInitializer()
+        ? checker.typeToString(type)
+        : `${checker.typeToString(type)} (as the route's own URL types it)`);
+  return [declare(p.getName(), loc, type, { rest, optional, typeText }, checker)];
+}
+
+/** The elements of a rest parameter's tuple, each a parameter, named as the tuple or pattern names it. */
+function tupleParams(
+  p: ParameterDeclaration,
+  tuple: Ts.TypeReference,
+  loc: SourceLocation,
+  checker: Ts.TypeChecker,
+): Declared[] {
+  const target = tuple.target as Ts.TupleType;
+  const pattern = p.getNameNode();
+  const bound = Node.isArrayBindingPattern(pattern)
+    ? pattern.getElements().map((e) => (Node.isBindingElement(e) ? e.getName() : undefined))
+    : [];
+  return checker.getTypeArguments(tuple).map((type, i) => {
+    const flags = target.elementFlags[i] ?? ts.ElementFlags.Required;
+    const name =
+      target.labeledElementDeclarations?.[i]?.name.getText() ?? bound[i] ?? `${p.getName()}[${i}]`;
+    // A variadic element (`...T` of a type parameter) says nothing of its values.
+    const known =
+      flags & ts.ElementFlags.Variadic || type.flags & ts.TypeFlags.Any ? undefined : type;
+    return declare(
+      name,
+      loc,
+      known,
+      {
+        rest: (flags & ts.ElementFlags.Variable) !== 0,
+        optional: (flags & ts.ElementFlags.Optional) !== 0,
+        typeText: checker.typeToString(type),
+      },
+      checker,
+    );
+  });
+}
+
+/** A declared parameter of `type` (`undefined`: any): a rest one's is its elements'. */
+function declare(
+  name: string,
+  loc: SourceLocation,
+  type: Ts.Type | undefined,
+  how: { rest: boolean; optional: boolean; typeText: string },
+  checker: Ts.TypeChecker,
+): Declared {
   const takes = (source: Ts.Type) => type === undefined || checker.isTypeAssignableTo(source, type);
   return {
-    name: p.getName(),
-    loc: { file: source.getFilePath(), line, column },
-    required: !rest && !optional,
-    rest,
+    name,
+    loc,
+    required: !how.rest && !how.optional,
+    rest: how.rest,
     takesString: takes(checker.getStringType()),
     takesText: (text) => takes(checker.getStringLiteralType(text)),
     primitive: type !== undefined && (type.flags & PRIMITIVE) !== 0,
     literal:
       type !== undefined &&
       (type.isStringLiteral() || (type.isUnion() && type.types.some((t) => t.isStringLiteral()))),
-    takesUndefined: optional || takes(checker.getUndefinedType()),
-    typeText:
-      p.getTypeNode()?.getText() ??
-      (type === undefined
-        ? 'any'
-        : p.hasInitializer()
-          ? checker.typeToString(type)
-          : `${checker.typeToString(type)} (as the route's own URL types it)`),
+    takesUndefined: how.optional || takes(checker.getUndefinedType()),
+    typeText: how.typeText,
   };
 }
 
@@ -368,10 +423,13 @@ function declaredType(
   rest: boolean,
   checker: Ts.TypeChecker,
 ): Ts.Type | undefined {
-  let typeNode = p.getTypeNode()?.compilerNode;
+  const typeNode = p.getTypeNode()?.compilerNode;
   if (rest) {
-    if (typeNode === undefined || !ts.isArrayTypeNode(typeNode)) return undefined;
-    typeNode = typeNode.elementType;
+    // `string[]`, `readonly string[]`, `Array<string>`: its elements' type.
+    if (typeNode === undefined) return undefined;
+    const array = checker.getTypeFromTypeNode(typeNode);
+    const element = checker.getIndexTypeOfType(array, ts.IndexKind.Number);
+    return element === undefined || element.flags & ts.TypeFlags.Any ? undefined : element;
   }
   let type: Ts.Type;
   if (typeNode !== undefined) type = checker.getTypeFromTypeNode(typeNode);

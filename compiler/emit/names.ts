@@ -41,7 +41,9 @@ const hosts = ${rowsCall('templates', [], hosts)};`),
       empty:
         '/** What the handler of each named route receives, in order: domain, URL, then setMatch() captures. */\nexport interface AppHandlerParams {}',
       terminator: ';',
-      entries: named.map(([name, route]) => ({ text: `  ${key(name)}: ${handlerTuple(route)}` })),
+      entries: named.map(([name, route]) => ({
+        text: `  ${key(name)}: ${receives(app.routes, name, route)}`,
+      })),
     },
     printed(`/** The arguments the handler of the route named \`N\` receives: \`RouteParams<'user.show'>\`. */
 export type RouteParams<N extends keyof AppHandlerParams> = AppHandlerParams[N];`),
@@ -137,6 +139,16 @@ function describe(route: RouteRecord, root: string): string {
   const handler = route.handler.kind === 'closure' ? 'a closure' : route.handlerLabel;
   const text = `${verbs} ${host}${route.url || '/'} → ${handler} (${file}:${route.source.line})`;
   return `/** ${text.replaceAll('*/', '*\\/')} */`;
+}
+
+/**
+ * What the handler of the route found by `name` receives: its tuple, or for a `'Class@method'`
+ * that several routes call, any of theirs (`url()` builds the first one's URL).
+ */
+function receives(routes: readonly RouteRecord[], name: string, route: RouteRecord): string {
+  if (route.handler.kind !== 'method' || name !== route.handlerLabel) return handlerTuple(route);
+  const all = routes.filter((r) => r.handler.kind === 'method' && r.handlerLabel === name);
+  return [...new Set(all.map(handlerTuple))].join(' | ');
 }
 
 /**

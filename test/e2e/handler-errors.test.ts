@@ -20,6 +20,10 @@ const SHOP = `export class Shop {
   list(ids: string[]) { return ids.join(); }
   failure() { return new RangeError('no'); }
   *items() { yield 1; }
+  pair(...[a, b]: [string, string]) { return a + b; }
+  count(...[n]: [number]) { return n.toFixed(2); }
+  numbers(...all: Array<number>) { return all; }
+  pairOk(...[a, b]: [string, string?]) { return a + b; }
 }
 `;
 const ROLE = `export class Role {
@@ -68,6 +72,10 @@ Course.get('/am', () => Symbol('x'));
 Course.get('/an', async () => () => 1);
 Course.get('/ao', 'Shop@failure');
 Course.get('/ap', 'Shop@items');
+Course.get('/aq/{a}', 'Shop@pair');
+Course.get('/ar/{n}', 'Shop@count');
+Course.get('/as/{a}', (...[a, b]: [string, string]) => a + b);
+Course.get('/at/{a}', 'Shop@numbers');
 `;
 
 // Guards that answer "go on" with true: a middleware's value answers the request.
@@ -98,6 +106,7 @@ Course.get('/n', () => 'n').addMiddleware('Middleware\\\\Open:admin');
 Course.get('/o', () => 'o').addMiddleware('Middleware\\\\Kind:admin');
 Course.get('/t', (a: string, b?: string) => a + b).setMatch('/^\\\\/t\\\\/(\\\\w+)(?:-(\\\\d+))?$/');
 Course.get('/u/{lang}', 'Shop@lang').where('lang', '(?:en|fr)');
+Course.get('/v/{a}', 'Shop@pairOk');
 `;
 
 let failing: { dir: string; stderr: string; code: number };
@@ -164,7 +173,7 @@ const SHOP_FILE = 'app/Components/Controller/Shop.ts';
 describe('a handler parameter that cannot take what the route gives is a build error', () => {
   it('fails the build, every mismatch reported at once', () => {
     expect(failing.code).toBe(1);
-    expect(failing.stderr).toContain('build failed: 37 errors');
+    expect(failing.stderr).toContain('build failed: 41 errors');
   });
 
   it("'Class@method': a parameter typed number, at the route call and the method's declaration", () => {
@@ -307,6 +316,22 @@ describe('a handler parameter that cannot take what the route gives is a build e
     expect(failing.stderr).toContain(
       at(41, 'Shop@items returns an iterator', 'return [...iterator]'),
     );
+  });
+
+  it('a rest parameter of a tuple type: each element is checked as a parameter, named as its pattern', () => {
+    expect(failing.stderr).toMatch(
+      /routes\.ts:42:8: error E_HANDLER: Shop@pair: its parameter b is required, but the route gives one/,
+    );
+    expect(failing.stderr).toMatch(
+      /routes\.ts:43:8: error E_HANDLER: Shop@count: its parameter n: number cannot take \{n\}, a string/,
+    );
+    expect(failing.stderr).toMatch(
+      /routes\.ts:44:8: error E_HANDLER: the closure: its parameter b is required, but the route gives one/,
+    );
+    expect(failing.stderr).toMatch(
+      /routes\.ts:45:8: error E_HANDLER: Shop@numbers: its rest parameter \.\.\.all: Array<number> cannot take \{a\}, a string/,
+    );
+    expect(correct.stderr).not.toContain('Shop@pairOk');
   });
 
   it('a middleware, exception handler or boot manager declaring a primitive for what it is given', () => {

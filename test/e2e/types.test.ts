@@ -34,6 +34,9 @@ export const b: RouteParams<'post'> = ['x', undefined];
 export const c: RouteParams<'team'> = ['acme', 'ann'];
 export const d: RouteParams<'home'> = [];
 export const show = (...params: RouteParams<'docs'>) => params.join();
+// A 'Class@method' several routes call receives what any of them gives.
+export const any1: RouteParams<'Users@show'> = ['5'];
+export const any2: RouteParams<'Users@show'> = ['acme', 'ann'];
 // @ts-expect-error parameters arrive as strings
 export const e: RouteParams<'user.show'> = [5];
 // @ts-expect-error the comment may be undefined, the post may not
