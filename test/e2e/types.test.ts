@@ -153,7 +153,21 @@ export function answers(): void {
   response().redirect('/entries', 304);
 }
 `,
-  'handler.ts': `import { HttpException, type CourseRequest, type ExceptionHandler, type HandledError } from 'course-router';
+  'handler.ts': `import { HttpException, type CourseRequest, type ExceptionHandler, type HandledError, type Middleware } from 'course-router';
+export class Narrow implements ExceptionHandler {
+  // @ts-expect-error every error is handed to it, not only an HttpException
+  handleError(_request: CourseRequest, error: HttpException) { return error.status; }
+}
+export class Wide implements ExceptionHandler {
+  handleError(_request: CourseRequest, error: Error) { return error.message; }
+}
+export class Who implements Middleware {
+  // @ts-expect-error the request it is given has no user
+  handle(request: CourseRequest & { user: { name: string } }) { return request.user.name; }
+}
+export class Role implements Middleware {
+  handle(_request: CourseRequest, role: 'admin' | 'owner') { return role === 'admin' ? undefined : 'no'; }
+}
 export class Handler implements ExceptionHandler {
   handleError(_request: CourseRequest, error: HandledError) {
     const status: number | undefined = error.status;
