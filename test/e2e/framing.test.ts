@@ -23,6 +23,7 @@ Course.get('/written', () => response().write('<b>hi</b>'));
 Course.get('/written-typed', () => response().header('Content-Type', 'text/plain').write('plain'));
 Course.get('/current', () => url());
 Course.get('/cur/{x}', () => url()).where('x', '.*');
+Course.post('/echo', () => ({ ok: true }));
 `,
 };
 
@@ -142,5 +143,30 @@ describe('url() of the current request', () => {
       expect(answer.body, target).toBe(pathname.replaceAll('^', '%5E') + search);
       expect(answer.body, target).not.toMatch(/["<>]/);
     }
+  });
+});
+
+describe('a request answered before its body arrived, whose client then breaks the body off', () => {
+  // The answer is written first (the gap), then the client half-closes mid-body: node:http
+  // reads the broken body as a malformed request, and by default writes a 400 after the answer.
+  it.each([
+    ['405', 'POST /', '20', 405],
+    ['404', 'POST /nothing', '20', 404],
+    ['413, the body over the limit', 'POST /echo', String(5 * 1024 * 1024), 413],
+  ])('%s: one answer on the connection, then it closes', async (_, line, length, status) => {
+    const head =
+      `${line} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${length}\r\n\r\n{`;
+    const answer = await rawExchange(served.child.port, [head, ''], { gap: 300 });
+    expect(answer.status).toBe(status);
+    expect(answer.text.match(/HTTP\/1\.1 \d{3}/g)).toHaveLength(1);
+    expect(answer.timedOut).toBe(false);
+  });
+
+  it('a malformed request on a fresh connection still gets its 400', async () => {
+    const answer = await rawExchange(served.child.port, [
+      'GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n',
+    ]);
+    expect(answer.text).toBe('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
   });
 });

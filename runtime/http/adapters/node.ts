@@ -11,6 +11,7 @@ import {
 } from '../dispatch.js';
 import { afterRefused, dropRest, readNodeBody } from '../body.js';
 import { refuseContinue, sendContinue } from '../continue.js';
+import { answeredEarly } from './client-error.js';
 import { finalHeaders, isFraming, NULL_BODY_STATUS } from './_common.js';
 import { logError } from '../log.js';
 import { requestLog, streamFailed } from '../request-log.js';
@@ -222,9 +223,12 @@ function send(outcome: Outcome, res: ServerResponse, head: boolean): void {
   // the answer says `Connection: close`, whatever handler wrote it, and the connection ends
   // once the rest is dropped. So for a body refused before the `100 Continue` its client awaits.
   const req = res.req;
-  if (!req.complete && (req.readableFlowing === false || refuseContinue(req))) {
-    res.shouldKeepAlive = false;
-    dropRest(req);
+  if (!req.complete) {
+    answeredEarly(req);
+    if (req.readableFlowing === false || refuseContinue(req)) {
+      res.shouldKeepAlive = false;
+      dropRest(req);
+    }
   }
   if (outcome instanceof Response) return sendFetchResponse(outcome, res, head);
   const body = outcome.body;
