@@ -1,5 +1,5 @@
 import type { Stats } from 'node:fs';
-import { unavailableOn } from '../../platform.js';
+import { runtimeName } from '../../platform.js';
 
 /**
  * What `ServeStatic` reads from the disk: the node: modules and the mime table are loaded the
@@ -28,6 +28,7 @@ export async function openInside(
   root: string | URL,
   relative: readonly string[],
 ): Promise<OpenFile | undefined> {
+  if (runtimeName() === 'Cloudflare Workers') return noDisk();
   const { fs, path } = await nodeModules();
   const realRoot = await realRootOf(root);
   if (realRoot === undefined) return undefined;
@@ -170,12 +171,6 @@ function nodeModules() {
 }
 
 async function loadNodeModules(): Promise<NodeModules> {
-  // A Worker has no disk: its files are the platform's static assets, served before it runs.
-  unavailableOn(
-    ['Cloudflare Workers'],
-    'ServeStatic (files read from disk)',
-    'serve the folder as Workers static assets ("assets": { "directory": "./public" } in wrangler.jsonc)',
-  );
   const [fs, path] = await Promise.all([import('node:fs'), import('node:path')]);
   return (loaded = { fs, path });
 }
@@ -206,6 +201,21 @@ async function realRootOf(root: string | URL): Promise<string | undefined> {
 
 // Folders already said to be missing: one warning each, however many requests ask.
 const warned = new Set<string>();
+let warnedNoDisk = false;
+
+/**
+ * A Worker has no disk: its files are the platform's static assets, served before it runs, and a
+ * request that reaches `ServeStatic` asks for none of them. A 404, as a missing file on Node, and
+ * one warning for a Worker deployed without its assets.
+ */
+function noDisk(): undefined {
+  if (!warnedNoDisk)
+    console.warn(
+      'course: ServeStatic reads no disk on Cloudflare Workers: every file it is asked for is a 404. Serve the folder as Workers static assets ("assets": { "directory": "./public" } in wrangler.jsonc), which answer before the Worker runs',
+    );
+  warnedNoDisk = true;
+  return undefined;
+}
 
 /**
  * Says once that a served folder is not there, or may not be read (Deno without `--allow-read`
