@@ -3,7 +3,13 @@ import type { StartOptions } from './http/dispatch.js';
 import * as dsl from './dsl/register.js';
 import type { ResourceBuilder, RouteBuilder } from './dsl/route-builder.js';
 import type { RouteCallback, UrlParamTypes } from './dsl/handler-types.js';
-import type { ClassRef, ClassReference, GroupAttributes, RouteSettings } from './dsl/types.js';
+import type {
+  ClassRef,
+  ClassReference,
+  GroupAttributes,
+  RouteSettings,
+  Verb,
+} from './dsl/types.js';
 import { request, response } from './features/helpers.js';
 import type { RouteTable } from './types.js';
 import { checkRelease } from './version.js';
@@ -67,9 +73,9 @@ export class Course {
     return dsl.addRoute('route', ['OPTIONS'], url, callback, settings);
   }
 
-  /** Matches each listed verb (lower- or upper-case). */
+  /** Matches each listed verb (lower- or upper-case; an extension method in capitals). */
   static match<const U extends string, C extends ClassRef = ClassRef>(
-    verbs: readonly string[],
+    verbs: readonly Verb[],
     url: U,
     callback: RouteCallback<U, C>,
     settings?: RouteSettings,

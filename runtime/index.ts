@@ -64,5 +64,6 @@ export type {
   GroupAttributes,
   RegexLike,
   RouteSettings,
+  Verb,
 } from './dsl/types.js';
 export type { RouteCallback, RouteClosure, UrlParamTypes } from './dsl/handler-types.js';

@@ -213,12 +213,13 @@ function handlerType(route: RouteRecord, param: ParamSpec): string {
 }
 
 /**
- * What `url()` takes for a parameter whose values are written out: each, and the number or
- * boolean written as it (`1` for `'1'`); `undefined` for any value.
+ * What `url()` takes for a parameter whose values are written out: each but `''`, and the number
+ * or boolean written as it (`1` for `'1'`); `undefined` for any value.
  */
 function urlType(route: RouteRecord, param: ParamSpec): string | undefined {
-  const values = valuesOf(route, param);
-  if (values === undefined) return undefined;
+  // An empty value fills no placeholder: `url()` refuses it.
+  const values = valuesOf(route, param)?.filter((value) => value !== '');
+  if (values === undefined || values.length === 0) return undefined;
   return values
     .flatMap((value) => {
       const alike =

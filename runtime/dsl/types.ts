@@ -13,6 +13,13 @@ export interface SourceLocation {
 /** A regex given to `where`, `defaultParameterRegex` or `setMatch`. */
 export type RegexLike = string | RegExp;
 
+/**
+ * A verb `Course.match()` routes: one of HTTP's, in either case, or an extension method in
+ * capitals (`PURGE`), as methods are written; a misspelt one (`'gte'`) is a tsc error.
+ */
+export type Verb =
+  'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options' | Uppercase<string>;
+
 /** A class whose instances the router creates per request. */
 export type ClassRef = abstract new (...args: never[]) => unknown;
 

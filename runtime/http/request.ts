@@ -284,12 +284,19 @@ export class CourseRequest {
 
   /**
    * Replaces the callback of the route about to load: a function given the route's parameters,
-   * or a routed `'Class@method'`.
+   * or a routed `'Class@method'` (one of the app's, once the generated module declares them).
    */
-  setRewriteCallback(callback: ((...params: (string | undefined)[]) => unknown) | string): void {
+  setRewriteCallback(
+    callback: ((...params: (string | undefined)[]) => unknown) | RoutedMethod,
+  ): void {
     this.rewriteCallback = callback;
   }
 }
+
+/** The `'Class@method'` callbacks of the app's routes, once the generated module declares them. */
+type RoutedMethod = [RouteName] extends [never]
+  ? string
+  : Extract<Extract<RouteName, string>, `${string}@${string}`>;
 
 /**
  * The app's route names, once the generated module declares them (not the `'Class@method'`

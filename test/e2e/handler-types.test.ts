@@ -19,6 +19,9 @@ Course.any('/posts/{id}', (id) => id.trim());
 Course.all('/posts/{id}', (id) => id.trim());
 Course.form('/posts/{id}', (id) => id.trim());
 Course.match(['get', 'post'], '/posts/{id}', (id) => id.trim());
+Course.match(['GET', 'PURGE'], '/posts/{id}', (id) => id.trim());
+// @ts-expect-error a misspelt verb
+Course.match(['gte', 'post'], '/posts/{id}', (id) => id.trim());
 Course.get('/a/{a}/b/{b?}/{c}', (a, b, c) => {
   const x: string = a;
   const y: string | undefined = b;
