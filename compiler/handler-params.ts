@@ -26,6 +26,8 @@ export interface Delivered {
   value?: string;
   /** The values it may be, when its `where()` regex writes them out (`en|fr`: `literalValues`). */
   values?: readonly string[];
+  /** When it is `undefined`, for messages [when the URL leaves it out]. */
+  absent?: string;
 }
 
 /** What a route delivers to its handler: domain, URL (prefixes included), `setMatch` captures. */
@@ -37,9 +39,18 @@ export function deliveredOf(draft: RouteDraft): Delivered[] {
     what: `{${p.name}${p.optional ? '?' : ''}}${own.has(p.name) ? '' : from}`,
     values: from === DOMAIN ? undefined : literalValues(p.regex, p.caseless),
   });
+  // A `setMatch()` route matches by its regex: its URL's placeholders are filled only when the
+  // URL's pattern matches the request too.
+  const url = draft.match
+    ? (p: ParamSpec) => ({
+        ...param(' of the group prefix')(p),
+        optional: true,
+        absent: 'when the request matches setMatch() but not the URL',
+      })
+    : param(' of the group prefix');
   return [
     ...(draft.domain?.params ?? []).map(param(DOMAIN)),
-    ...draft.params.map(param(' of the group prefix')),
+    ...draft.params.map(url),
     ...Array.from({ length: draft.match?.captures ?? 0 }, (_, i) => ({
       name: undefined,
       optional: draft.match!.optional.includes(i + 1),
@@ -138,9 +149,11 @@ export function checkHandlerParams(
     } else if (value.optional && !d.takesUndefined) {
       diagnostics.error(
         'E_HANDLER',
-        `${label}: its parameter ${d.name}: ${d.typeText} cannot take ${value.what}, which is undefined when the URL leaves it out (${where(d)})`,
+        `${label}: its parameter ${d.name}: ${d.typeText} cannot take ${value.what}, which is undefined ${value.absent ?? 'when the URL leaves it out'} (${where(d)})`,
         loc,
-        `declare ${d.name}?: string, or give it a default (${d.name} = '…')`,
+        value.absent === undefined
+          ? `declare ${d.name}?: string, or give it a default (${d.name} = '…')`
+          : `declare ${d.name}: string | undefined`,
       );
     } else if (value.name !== undefined && value.name !== d.name) {
       diagnostics.warn(

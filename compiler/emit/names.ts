@@ -152,13 +152,15 @@ function receives(routes: readonly RouteRecord[], name: string, route: RouteReco
 }
 
 /**
- * The tuple a route's handler receives: domain parameters, URL parameters (an optional one may
- * be `undefined`), then `setMatch` captures as `$1`, `$2`… (one whose group may not take part
- * may be `undefined` too)
+ * The tuple a route's handler receives: domain parameters, URL parameters (an optional one, or
+ * any of a `setMatch()` route, may be `undefined`), then `setMatch` captures as `$1`, `$2`… (one
+ * whose group may not take part may be `undefined` too)
  */
 function handlerTuple(route: RouteRecord): string {
+  // A `setMatch()` route's URL placeholders are filled only when its URL matches too.
   const params = routeParams(route).map(
-    (p) => `${p.name}: ${handlerType(route, p)}${p.optional ? ' | undefined' : ''}`,
+    (p) =>
+      `${p.name}: ${handlerType(route, p)}${p.optional || (route.match && route.params.includes(p)) ? ' | undefined' : ''}`,
   );
   for (let i = 1; i <= (route.match?.captures ?? 0); i++)
     params.push(`$${i}: string${route.match!.optional.includes(i) ? ' | undefined' : ''}`);

@@ -76,6 +76,7 @@ Course.get('/aq/{a}', 'Shop@pair');
 Course.get('/ar/{n}', 'Shop@count');
 Course.get('/as/{a}', (...[a, b]: [string, string]) => a + b);
 Course.get('/at/{a}', 'Shop@numbers');
+Course.get('/au/{id}', 'Shop@ok').where('id', 'a|b').setMatch('/^\\\\/au\\\\/(\\\\w+)$/');
 `;
 
 // Guards that answer "go on" with true: a middleware's value answers the request.
@@ -107,6 +108,7 @@ Course.get('/o', () => 'o').addMiddleware('Middleware\\\\Kind:admin');
 Course.get('/t', (a: string, b?: string) => a + b).setMatch('/^\\\\/t\\\\/(\\\\w+)(?:-(\\\\d+))?$/');
 Course.get('/u/{lang}', 'Shop@lang').where('lang', '(?:en|fr)');
 Course.get('/v/{a}', 'Shop@pairOk');
+Course.get('/w/{a}', (a: string | undefined, first: string) => first + a).setMatch('/^\\\\/w\\\\/(\\\\w+)$/');
 `;
 
 let failing: { dir: string; stderr: string; code: number };
@@ -173,7 +175,7 @@ const SHOP_FILE = 'app/Components/Controller/Shop.ts';
 describe('a handler parameter that cannot take what the route gives is a build error', () => {
   it('fails the build, every mismatch reported at once', () => {
     expect(failing.code).toBe(1);
-    expect(failing.stderr).toContain('build failed: 41 errors');
+    expect(failing.stderr).toContain('build failed: 42 errors');
   });
 
   it("'Class@method': a parameter typed number, at the route call and the method's declaration", () => {
@@ -332,6 +334,14 @@ describe('a handler parameter that cannot take what the route gives is a build e
       /routes\.ts:45:8: error E_HANDLER: Shop@numbers: its rest parameter \.\.\.all: Array<number> cannot take \{a\}, a string/,
     );
     expect(correct.stderr).not.toContain('Shop@pairOk');
+  });
+
+  it("a setMatch() route's URL placeholder, filled only when its URL matches too, may be undefined", () => {
+    expect(failing.stderr).toContain(
+      'routes.ts:46:8: error E_HANDLER: Shop@ok: its parameter id: string cannot take {id}, which is undefined when the request matches setMatch() but not the URL (declared at app/Components/Controller/Shop.ts:6:6)\n' +
+        '  hint: declare id: string | undefined\n',
+    );
+    expect(correct.stderr).not.toMatch(/routes\.ts:18:\d+: (error|warning)/);
   });
 
   it('a middleware, exception handler or boot manager declaring a primitive for what it is given', () => {
