@@ -2,7 +2,7 @@ import { startApp, type CourseApp } from './http/app.js';
 import type { StartOptions } from './http/dispatch.js';
 import * as dsl from './dsl/register.js';
 import type { ResourceBuilder, RouteBuilder } from './dsl/route-builder.js';
-import type { RouteCallback, UrlParamTypes } from './dsl/handler-types.js';
+import type { PlaceholderTexts, RouteCallback } from './dsl/handler-types.js';
 import type {
   ClassRef,
   ClassReference,
@@ -145,12 +145,13 @@ export class Course {
   }
 
   /**
-   * A group whose routes exist only under its matched prefix; `fn` receives the placeholders,
-   * typed from the URL (`'/lang/{lang}'`: one string).
+   * A group whose routes exist only under its matched prefix. `fn` runs once, when the routes are
+   * built, and receives the placeholders as written (`'/lang/{lang}'`: `'{lang}'`): its routes
+   * are the same for every value, which their handlers receive.
    */
   static partialGroup<const U extends string>(
     url: U,
-    fn: (...params: UrlParamTypes<U>) => void,
+    fn: (...params: PlaceholderTexts<U>) => void,
     attributes: GroupAttributes = {},
   ): void {
     const names = [...url.matchAll(/\{\w+\??\}/g)].map((m) => m[0].replace('?', ''));

@@ -44,6 +44,17 @@ export type RouteCallback<U extends string, C extends abstract new (...args: nev
 // --- internal ---
 
 /** Tail-recursive, so a URL with many placeholders costs tsc no deep instantiation. */
+/**
+ * What a partial group's callback receives for the URL `U`, at build time: each placeholder as
+ * written, without its `?` (`'/lang/{lang}'`: `'{lang}'`). Its routes are the same for every
+ * value, and comparing one (`lang === 'fr'`) is a tsc error.
+ */
+export type PlaceholderTexts<U extends string> = string extends U ? string[] : Texts<U, []>;
+
+type Texts<S extends string, Acc extends string[]> = S extends `${string}{${infer P}}${infer Rest}`
+  ? Texts<Rest, [...Acc, `{${P extends `${infer N}?` ? N : P}}`]>
+  : Acc;
+
 type Placeholders<
   S extends string,
   Acc extends unknown[],

@@ -122,9 +122,11 @@ export function routes(): void {
   Course.resource('typo', Api).except('crate');
   // @ts-expect-error only a resource picks its actions
   Course.get('/x', () => 'x').only('index');
-  // A partial group's placeholders, typed from its URL.
+  // A partial group's placeholders, as written: its callback runs once, when the routes are built.
   Course.partialGroup('/lang/{lang}/{region?}', (lang, region) => {
-    const typed: [string, string | undefined] = [lang, region];
+    const typed: ['{lang}', '{region}'] = [lang, region];
+    // @ts-expect-error its routes are the same for every language
+    if (lang === 'fr') Course.get('/only-fr', () => 'fr');
     void typed;
   });
   // @ts-expect-error the URL has one placeholder
