@@ -7,14 +7,13 @@ import {
   checkHandlerParams,
   checkLeadingParams,
   type Given,
-  mayReturnBoolean,
-  formlessReturn,
   unusedArgument,
   deliveredOf,
   isFunctionLike,
   methodDeclaration,
   type HandlerDeclaration,
 } from './handler-params.js';
+import { formlessReturn, mayReturnBoolean } from './handler-returns.js';
 import type { ResolvedConfig } from './config.js';
 import { formatLocation, type Diagnostics } from './errors.js';
 import type { SitedReference } from './groups.js';
