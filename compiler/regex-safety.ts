@@ -1,4 +1,6 @@
 import { createRequire } from 'node:module';
+import regexpTree from 'regexp-tree';
+import { delimited } from './regex.js';
 
 /**
  * The verdict on a regex: safe, or why not (`reason`: how its matching time can explode, or
@@ -41,6 +43,17 @@ export function regexSafety(source: string, flags = ''): RegexSafety {
   if (TRIVIAL.test(source)) return { safe: true };
   const key = `${flags}/${source}`;
   let verdict = cache.get(key);
+  if (!verdict && repeatsInLookbehind(source, flags)) {
+    // recheck reads such a lookbehind as safe when it is not: `(?<!!(?:a|a)*[.])b` after a
+    // parameter of `a`s reads back over all of them, exponentially.
+    verdict = {
+      safe: false,
+      reason:
+        'repeats inside a lookbehind, which reads back from where it stands (in a route, into what comes before) and cannot be proven safe from catastrophic backtracking',
+      attack: undefined,
+    };
+    cache.set(key, verdict);
+  }
   if (!verdict) {
     const runFlags = flags.replace(/[dgy]/g, '');
     const exact = checker().checkSync(source, runFlags, { checker: 'automaton', timeout: null });
@@ -73,6 +86,33 @@ function toVerdict(result: import('recheck').Diagnostics): RegexSafety {
     reason: `could not be proven safe from catastrophic backtracking (the checker ${why})`,
     attack: undefined,
   };
+}
+
+/** A node of regexp-tree's tree, as far as the walk needs it. */
+interface RegexNode {
+  type: string;
+  kind?: string;
+  [child: string]: unknown;
+}
+
+/** Whether a lookbehind of `source` holds a repetition (`*`, `+`, `{n,m}`, `?`). */
+function repeatsInLookbehind(source: string, flags: string): boolean {
+  if (!source.includes('(?<')) return false;
+  let ast: { body: unknown };
+  try {
+    ast = regexpTree.parse(`/${delimited(source)}/${flags.replace(/[^imsu]/g, '')}`);
+  } catch {
+    return false;
+  }
+  const walk = (node: unknown, behind: boolean): boolean => {
+    if (Array.isArray(node)) return node.some((child) => walk(child, behind));
+    if (node === null || typeof node !== 'object' || !('type' in node)) return false;
+    const { type, kind } = node as RegexNode;
+    if (behind && type === 'Repetition') return true;
+    const inside = behind || (type === 'Assertion' && kind === 'Lookbehind');
+    return Object.values(node).some((child) => walk(child, inside));
+  };
+  return walk(ast.body, false);
 }
 
 // The checker is large and most apps' regexes are trivial: it is loaded on first need.

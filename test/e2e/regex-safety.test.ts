@@ -107,6 +107,19 @@ describe('the ReDoS gate checks each regex as the matcher runs it (course build)
     expect(result.stderr).toContain('can take polynomial (degree 2) time');
   });
 
+  it('refuses a repetition inside a lookbehind, which reads back into the parameter before it', async () => {
+    // Alone, `(?<!!(?:a|a)*[.])b` reads back over nothing; in the route regex, over every `a` of
+    // {y}: a GET of 28 of them held the event loop for 10 s. The checker took it for safe.
+    const lines = [
+      `Course.get('/lb/{y}.{x}', () => 'lb').where('y', 'a+').where('x', '(?<!!(?:a|a)*[.])b');`,
+    ];
+    const result = await cli(['build', '--root', app(lines)]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `routes.ts:2:56: error E_REGEX_UNSAFE: parameter "x": the regex /^(?:(?<!!(?:a|a)*[.])b)$/u, as the matcher runs it, repeats inside a lookbehind`,
+    );
+  });
+
   it('checks a regex with the i and u flags it runs with', async () => {
     // With u, U+017F folds to s: two ways to read each letter. (With i alone it does not.)
     const lines = [`Course.get('/i/{p}', () => 'i').where('p', /(?:s|\u017f)+/iu);`];
@@ -126,6 +139,8 @@ describe('the ReDoS gate checks each regex as the matcher runs it (course build)
       `Course.get('/ci/{p}', () => 'i').where('p', /[a-z]+/iu);`,
       // Safe as a string, run with u; with i (as a host regex runs), s and U+017F are one letter.
       `Course.get('/su/{p}', () => 's').where('p', '(?:s|\u017f)+');`,
+      // A lookbehind of fixed length reads back one character.
+      `Course.get('/lb/{p}', () => 'l').where('p', '[a-z-]+(?<!-)');`,
     ];
     await buildApp(app(lines));
   }, 60_000);
