@@ -2,6 +2,7 @@
 // POST through a group's middleware and a `GET /user/{id}`, for Course (built) and for Hono.
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from '../compiler/index.js';
 import { ROOT } from './checkout.js';
 
@@ -11,7 +12,8 @@ export const BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.c
 /**
  * Writes the app into `root` with `files` beside it (a module importing `course-router`, `hono`
  * and `./generated/routes.gen.ts`, in which `HONO` defines `hono`), Course served from the
- * `course-router` package folder `runtime`, and builds it.
+ * `course-router` package folder `runtime`, and builds it with the compiler beside that folder
+ * (a revision's generated module imports what its own runtime exports).
  */
 export async function writeApp(
   root: string,
@@ -43,7 +45,12 @@ export class Auth {
     ...files,
   };
   for (const [file, text] of Object.entries(all)) writeFileSync(path.join(root, file), text);
-  await build({ root });
+  const compiler = path.join(runtime, '../compiler/dist/index.js');
+  const own =
+    path.resolve(runtime) === path.join(ROOT, 'runtime')
+      ? { build }
+      : ((await import(pathToFileURL(compiler).href)) as { build: typeof build });
+  await own.build({ root });
 }
 
 /**
