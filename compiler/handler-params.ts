@@ -3,7 +3,6 @@ import type { ts as Ts } from 'ts-morph';
 import { Node, ts, type ParameterDeclaration } from './_ts-morph.js';
 import type { SourceLocation } from 'course-router/internal';
 import type { Diagnostics } from './errors.js';
-import { literalValues } from './literal-values.js';
 import type { RouteDraft } from './normalize.js';
 import type { ParamSpec } from './types.js';
 import type { SourceIndex } from './source-index.js';
@@ -18,7 +17,7 @@ export interface Delivered {
   what: string;
   /** The value itself, when the build knows it (a middleware's `Name:value`). */
   value?: string;
-  /** The values it may be, when its `where()` regex writes them out (`en|fr`: `literalValues`). */
+  /** The values it may be, when its `where()` regex writes them out (`ParamSpec.values`). */
   values?: readonly string[];
   /** When it is `undefined`, for messages [when the URL leaves it out]. */
   absent?: string;
@@ -31,7 +30,7 @@ export function deliveredOf(draft: RouteDraft): Delivered[] {
     name: p.name,
     optional: p.optional,
     what: `{${p.name}${p.optional ? '?' : ''}}${own.has(p.name) ? '' : from}`,
-    values: from === DOMAIN ? undefined : literalValues(p.regex, p.caseless),
+    values: p.values,
   });
   // A `setMatch()` route matches by its regex: its URL's placeholders are filled only when the
   // URL's pattern matches the request too.
@@ -43,7 +42,7 @@ export function deliveredOf(draft: RouteDraft): Delivered[] {
       })
     : param(' of the group prefix');
   return [
-    ...(draft.domain?.params ?? []).map(param(DOMAIN)),
+    ...(draft.domain?.params ?? []).map(param(' of the domain')),
     ...draft.params.map(url),
     ...Array.from({ length: draft.match?.captures ?? 0 }, (_, i) => ({
       name: undefined,
@@ -52,9 +51,6 @@ export function deliveredOf(draft: RouteDraft): Delivered[] {
     })),
   ];
 }
-
-// A host is matched case-insensitively: its parameters' values are not the regex's literals.
-const DOMAIN = ' of the domain';
 
 /** What a handler declares, as far as the check needs it. */
 interface Declared {

@@ -13,10 +13,8 @@ import type { SourceIndex } from './source-index.js';
 export function mayReturnBoolean(declaration: HandlerDeclaration, index: SourceIndex): boolean {
   if (!Node.isMethodDeclaration(declaration)) return false;
   const checker = index.project.getTypeChecker().compilerObject;
-  return returnedTypes(declaration, checker).some((type) =>
-    (type.isUnion() ? type.types : [type]).some(
-      (member) => (member.flags & ts.TypeFlags.BooleanLike) !== 0,
-    ),
+  return returnedTypes(declaration, checker).some(
+    (member) => (member.flags & ts.TypeFlags.BooleanLike) !== 0,
   );
 }
 
@@ -39,25 +37,28 @@ export function formlessReturn(
   if (!Node.isMethodDeclaration(declaration) && !Node.isArrowFunction(declaration))
     return undefined;
   const checker = index.project.getTypeChecker().compilerObject;
-  for (const type of returnedTypes(declaration, checker))
-    for (const member of type.isUnion() ? type.types : [type]) {
-      const formless = formlessType(member, checker);
-      if (formless !== undefined) return formless;
-    }
+  for (const member of returnedTypes(declaration, checker)) {
+    const formless = formlessType(member, checker);
+    if (formless !== undefined) return formless;
+  }
   return undefined;
 }
 
 // --- internal ---
 
-/** What a method or closure returns: a promise's value for an `async` one or one returning a promise. */
+/**
+ * The members of what a method or closure returns (a promise's value for an `async` one or one
+ * returning a promise), a union's each.
+ */
 function returnedTypes(
   declaration: MethodDeclaration | ArrowFunction,
   checker: Ts.TypeChecker,
-): Ts.Type[] {
+): readonly Ts.Type[] {
   const signature = checker.getSignatureFromDeclaration(declaration.compilerNode);
   if (signature === undefined) return [];
-  const type = checker.getReturnTypeOfSignature(signature);
-  return [checker.getAwaitedType(type) ?? type];
+  const returned = checker.getReturnTypeOfSignature(signature);
+  const type = checker.getAwaitedType(returned) ?? returned;
+  return type.isUnion() ? type.types : [type];
 }
 
 const CALL: Formless = {

@@ -22,6 +22,7 @@ import {
 } from './groups.js';
 import { translateMatch } from './match-regex.js';
 import { joinUrl, parsePattern, patternRegex } from './pattern.js';
+import { literalValues } from './literal-values.js';
 import { embedRegex } from './regex.js';
 import { runningRegexes, type RunningRegex } from './regex-gate.js';
 import { regexSafety } from './regex-safety.js';
@@ -144,7 +145,14 @@ function normalizeRoute(
     token.regex = embedded.source;
     if (embedded.caseless) token.caseless = true;
     const { name, optional, regex, caseless } = token;
-    params.push({ name, optional, regex, ...(caseless ? { caseless } : {}) });
+    const values = literalValues(regex, caseless);
+    params.push({
+      name,
+      optional,
+      regex,
+      ...(caseless ? { caseless } : {}),
+      ...(values ? { values } : {}),
+    });
     paramLocs.set(token.name, chosen.loc);
   }
   const domain = domainOf(groups, diagnostics);

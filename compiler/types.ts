@@ -72,6 +72,11 @@ export interface ParamSpec {
   regex: string;
   /** The regex was given with `i`: it runs with `iu`, and `u` otherwise. */
   caseless?: boolean;
+  /**
+   * The values the regex writes out (`en|fr`: `literalValues`), one of which the handler
+   * receives; none for a domain's parameter, matched in any case.
+   */
+  values?: string[];
 }
 
 /**

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { literalValues } from '../literal-values.js';
 import type { CompiledApp, ParamSpec, PatternToken, RouteRecord } from '../types.js';
 import { code, printed, type Chunk } from './_chunk.js';
 import { key, rowsCall, str } from './_print.js';
@@ -160,7 +159,7 @@ function handlerTuple(route: RouteRecord): string {
   // A `setMatch()` route's URL placeholders are filled only when its URL matches too.
   const params = routeParams(route).map(
     (p) =>
-      `${p.name}: ${handlerType(route, p)}${p.optional || (route.match && route.params.includes(p)) ? ' | undefined' : ''}`,
+      `${p.name}: ${handlerType(p)}${p.optional || (route.match && route.params.includes(p)) ? ' | undefined' : ''}`,
   );
   for (let i = 1; i <= (route.match?.captures ?? 0); i++)
     params.push(`$${i}: string${route.match!.optional.includes(i) ? ' | undefined' : ''}`);
@@ -171,7 +170,7 @@ function paramsType(route: RouteRecord): string {
   const params = routeParams(route);
   if (params.length === 0) return '{}';
   const fields = params.map(
-    (p) => `${key(p.name)}${p.optional ? '?' : ''}: ${urlType(route, p) ?? 'ParamValue'}`,
+    (p) => `${key(p.name)}${p.optional ? '?' : ''}: ${urlType(p) ?? 'ParamValue'}`,
   );
   return `{ ${fields.join('; ')} }`;
 }
@@ -184,7 +183,7 @@ function urlParamsType(route: RouteRecord): string {
   const union = (names: string[]) => (names.length === 0 ? 'never' : names.map(str).join(' | '));
   const { required, optional } = urlParamNames(route);
   const typed = routeParams(route).flatMap((p) => {
-    const type = urlType(route, p);
+    const type = urlType(p);
     return type === undefined ? [] : [[p.name, type] as const];
   });
   if (typed.length > 0) {
@@ -200,35 +199,23 @@ function urlParamsType(route: RouteRecord): string {
     : `UrlParamsOf<${union(required)}, ${union(optional)}>`;
 }
 
-/**
- * The values a parameter's `where()` writes out (`literalValues`): its handler receives one of
- * them. A domain's are matched case-insensitively: any case of them.
- */
-function valuesOf(route: RouteRecord, param: ParamSpec): string[] | undefined {
-  if (route.domain?.params.includes(param)) return undefined;
-  return literalValues(param.regex, param.caseless);
-}
-
-/** What a handler receives for a parameter: one of its values, or a string. */
-function handlerType(route: RouteRecord, param: ParamSpec): string {
-  return valuesOf(route, param)?.map(str).join(' | ') ?? 'string';
+/** What a handler receives for a parameter: one of the values its `where()` writes out, or a string. */
+function handlerType(param: ParamSpec): string {
+  return param.values?.map(str).join(' | ') ?? 'string';
 }
 
 /**
  * What `url()` takes for a parameter whose values are written out: each but `''`, and the number
  * or boolean written as it (`1` for `'1'`); `undefined` for any value.
  */
-function urlType(route: RouteRecord, param: ParamSpec): string | undefined {
+function urlType(param: ParamSpec): string | undefined {
   // An empty value fills no placeholder: `url()` refuses it.
-  const values = valuesOf(route, param)?.filter((value) => value !== '');
+  const values = param.values?.filter((value) => value !== '');
   if (values === undefined || values.length === 0) return undefined;
   return values
     .flatMap((value) => {
-      const alike =
-        value === 'true' || value === 'false' || (value !== '' && String(Number(value)) === value)
-          ? [value]
-          : [];
-      return [str(value), ...alike];
+      const alike = value === 'true' || value === 'false' || String(Number(value)) === value;
+      return alike ? [str(value), value] : [str(value)];
     })
     .join(' | ');
 }

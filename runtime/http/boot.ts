@@ -1,5 +1,4 @@
-import type { url } from '../features/helpers.js';
-import { buildUrl, currentUrl, type AnyUrlParams, type Query } from '../matching/url.js';
+import { url } from '../features/helpers.js';
 import type { CourseRequest } from './request.js';
 import type { RouteTable } from '../types.js';
 
@@ -12,11 +11,8 @@ export interface BootRouter {
 
 /** Runs the app's boot managers, in turn, on a request before its route is looked for. */
 export async function boot(table: RouteTable, request: CourseRequest): Promise<void> {
-  const build = (name?: string, params?: AnyUrlParams, query?: Query) =>
-    name === undefined
-      ? currentUrl()
-      : buildUrl(table, name, params as Parameters<typeof buildUrl>[2], query);
-  const router: BootRouter = { table, url: build as typeof url };
+  // The global helper: while the request is served, it builds from the table serving it.
+  const router: BootRouter = { table, url };
   for (const Manager of table.bootManagers!)
     await new Manager().boot(router as never, request as never);
 }

@@ -103,10 +103,10 @@ export class ApiHandler {
   }
 }`,
   'app/Boot/Redirects.ts': `
-import type { CourseRequest } from 'course-router';
+import type { BootRouter, CourseRequest } from 'course-router';
 export class Redirects {
-  boot(_router: unknown, request: CourseRequest) {
-    if (request.getUri().getPath() === '/old-contact') request.setRewriteUrl('/contact');
+  boot(router: BootRouter, request: CourseRequest) {
+    if (request.getUri().getPath() === '/old-contact') request.setRewriteUrl(router.url('contact'));
   }
 }`,
   'app/Middleware/SeeRoute.ts': `
@@ -284,7 +284,7 @@ describe('exception handlers (the spec examples)', () => {
 });
 
 describe('rewrites and the loaded route', () => {
-  it('a boot manager rewrites the URL before matching', async () => {
+  it("a boot manager rewrites the URL before matching (to its router.url()'s)", async () => {
     expect(await body('GET', '/old-contact')).toBe('contact page');
   });
 

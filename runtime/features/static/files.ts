@@ -28,7 +28,7 @@ export async function openInside(
   root: string | URL,
   relative: readonly string[],
 ): Promise<OpenFile | undefined> {
-  if (runtimeName() === 'Cloudflare Workers') return noDisk();
+  if (ON_WORKERS) return noDisk();
   const { fs, path } = await nodeModules();
   const realRoot = await realRootOf(root);
   if (realRoot === undefined) return undefined;
@@ -202,6 +202,7 @@ async function realRootOf(root: string | URL): Promise<string | undefined> {
 // Folders already said to be missing: one warning each, however many requests ask.
 const warned = new Set<string>();
 let warnedNoDisk = false;
+const ON_WORKERS = runtimeName() === 'Cloudflare Workers';
 
 /**
  * A Worker has no disk: its files are the platform's static assets, served before it runs, and a
