@@ -182,6 +182,8 @@ function paramsType(route: RouteRecord): string {
 function urlParamsType(route: RouteRecord): string {
   const union = (names: string[]) => (names.length === 0 ? 'never' : names.map(str).join(' | '));
   const { required, optional } = urlParamNames(route);
+  // Several optional parameters in order: `url()` may leave out only the last ones.
+  const optionals = optional.length > 1 ? `[${optional.map(str).join(', ')}]` : union(optional);
   const typed = routeParams(route).flatMap((p) => {
     const type = urlType(p);
     return type === undefined ? [] : [[p.name, type] as const];
@@ -192,11 +194,11 @@ function urlParamsType(route: RouteRecord): string {
     const byName = typed.map(([name, type]) => `${key(name)}: ${type}`).join('; ');
     const at = (name: string) => types.get(name) ?? 'ParamValue';
     const positions = [...required.map(at), ...optional.map((name) => `(${at(name)})?`)];
-    return `UrlParamsOf<${union(required)}, ${union(optional)}, { ${byName} }, readonly [${positions.join(', ')}]>`;
+    return `UrlParamsOf<${union(required)}, ${optionals}, { ${byName} }, readonly [${positions.join(', ')}]>`;
   }
   return optional.length === 0
     ? `UrlParamsOf<${union(required)}>`
-    : `UrlParamsOf<${union(required)}, ${union(optional)}>`;
+    : `UrlParamsOf<${union(required)}, ${optionals}>`;
 }
 
 /** What a handler receives for a parameter: one of the values its `where()` writes out, or a string. */

@@ -46,27 +46,52 @@ export type AnyUrlParams = object | readonly ParamValue[] | null;
  * the optional ones `O`: an object of them (of none: `{}`), or their values in the order the
  * placeholders take them (`UrlPositions`), or `null` when none is required. The generated module
  * writes `UrlParamsOf<'id'>`, which tsc shows in its messages and builds once for every route
- * with the same parameters. A parameter whose `where()` writes its values out (`en|fr`) takes only
- * them: their types by name are `T`, and the positions, in order, `A`.
+ * with the same parameters. Several optional parameters are written in order (`['type', 'size']`):
+ * one may be given only with those before it, as a URL cannot leave out a placeholder before one
+ * it fills. A parameter whose `where()` writes its values out (`en|fr`) takes only them: their
+ * types by name are `T`, and the positions, in order, `A`.
  */
 export type UrlParamsOf<
   R extends string,
-  O extends string = never,
+  O extends string | readonly string[] = never,
   T = object,
-  A extends readonly unknown[] = UrlPositions<R, O>,
+  A extends readonly unknown[] = UrlPositions<R, NamesOf<O>>,
 > =
-  | ([R | O] extends [never]
+  | ([R | NamesOf<O>] extends [never]
       ? { readonly [name: string]: never }
       : [O] extends [never]
         ? { [P in R]: ValueOf<T, P> }
         : [R] extends [never]
-          ? { [P in O]?: ValueOf<T, P> }
-          : { [P in R]: ValueOf<T, P> } & { [P in O]?: ValueOf<T, P> })
+          ? OptionalParams<O, T>
+          : { [P in R]: ValueOf<T, P> } & OptionalParams<O, T>)
   | A
   | ([R] extends [never] ? null : never);
 
 /** What fills the placeholder `P`: its type in `T` (the values its `where()` writes out), else any. */
 type ValueOf<T, P extends string> = P extends keyof T ? T[P] : ParamValue;
+
+/** The names of `O`, a union or, for several, a tuple in order. */
+type NamesOf<O extends string | readonly string[]> = O extends readonly string[] ? O[number] : O;
+
+/** The optional parameters `O` by name: one (a name), or several in order, each given with those before it. */
+type OptionalParams<O extends string | readonly string[], T> = [O] extends [readonly string[]]
+  ? GivenFirst<O, T>
+  : { [P in O & string]?: ValueOf<T, P> };
+
+/**
+ * `Given` and none of the rest of `All`, or, for each next name of `O`, that one given too: the
+ * objects `url()` can build a URL of (`{}`, `{ type }`, `{ type, size }`; not `{ size }`).
+ */
+type GivenFirst<
+  O extends readonly string[],
+  T,
+  Given extends string = never,
+  All extends string = O[number],
+> =
+  | ({ [P in Given]: ValueOf<T, P> } & { [P in Exclude<All, Given>]?: never })
+  | (O extends readonly [infer Next extends string, ...infer Rest extends readonly string[]]
+      ? GivenFirst<Rest, T, Given | Next, All>
+      : never);
 
 /**
  * The parameters after each route name; the generated module augments it. `url()` reaches it

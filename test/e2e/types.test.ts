@@ -27,6 +27,9 @@ export const p: string = url('user.show', [5] as const);
 export const q: string = url('docs', { lang: 'en', page: 'intro' });
 export const r: string = globalUrl('docs', ['en', 'intro']);
 export const s: string = url('archive', null);
+export const t: string = url('shop') + url('shop', {}) + url('shop', { type: 'shirts' });
+export const u: string = url('shop', { type: 'shirts', size: 'l' }) + globalUrl('shop', ['shirts', 'm']);
+export const v: string = globalUrl('opt', { a: 1, b: 2 }) + url('opt', { a: 1, b: 2, c: 3 }) + url('opt', ['x']);
 `,
   'params.ts': `import type { RouteParams } from './generated/routes.gen.js';
 export const a: RouteParams<'user.show'> = ['5'];
@@ -208,6 +211,19 @@ export const m: string = url('maybe', { x: '' });
 // A pattern that writes out no values stays a string.
 export const k: RouteParams<'user.show'>[0] = 'anything';
 `,
+  'optional.ts': `import { url as globalUrl } from 'course-router';
+import { url } from './generated/routes.gen.js';
+// @ts-expect-error a URL cannot leave out the type before the size
+export const a: string = url('shop', { size: 'l' });
+// @ts-expect-error nor b before c
+export const b: string = globalUrl('opt', { a: 1, c: 3 });
+// @ts-expect-error nor a before b
+export const c: string = url('opt', { b: 2 });
+// @ts-expect-error its where() writes out s, m and l
+export const d: string = url('shop', { type: 'shirts', size: 'xl' });
+// @ts-expect-error no such parameter
+export const e: string = url('opt', { a: 1, d: 4 });
+`,
   'wrong.ts': `import { url as globalUrl } from 'course-router';
 import { url } from './generated/routes.gen.js';
 export const a = url('user.show', { wrong: 1 });
@@ -252,6 +268,8 @@ Course.get('/{lang}/v{version}/{draft?}', 'Users@show')
   .where({ lang: 'en|fr', version: '[12]', draft: 'true|false' })
   .name('edition');
 Course.get('/maybe/{x}', 'Users@show').where('x', 'a|').name('maybe');
+Course.get('/shop/{type?}/{size?}', 'Users@show').where('size', 's|m|l').name('shop');
+Course.get('/opt/{a?}/{b?}/{c?}', 'Users@show').name('opt');
 `,
     'app/Components/Controller/Users.ts':
       'export class Users {\n  show(): string {\n    return "";\n  }\n}\n',
@@ -327,7 +345,13 @@ describe('url() is checked by tsc against the generated routes', () => {
       const listed = new RegExp(
         `wrong\\.ts\\(${line},\\d+\\): error TS2345: Argument of type '"${name}"' is not assignable to parameter of type '(.*)'\\.`,
       ).exec(result.output);
-      expect(listed?.[1]?.split(' | ').sort()).toEqual(['"about"', '"archive"', '"home"']);
+      expect(listed?.[1]?.split(' | ').sort()).toEqual([
+        '"about"',
+        '"archive"',
+        '"home"',
+        '"opt"',
+        '"shop"',
+      ]);
     }
     // With parameters, any route name: each of them is listed.
     const named =
@@ -342,7 +366,9 @@ describe('url() is checked by tsc against the generated routes', () => {
       '"edition"',
       '"home"',
       '"maybe"',
+      '"opt"',
       '"post"',
+      '"shop"',
       '"team"',
       '"user.show"',
     ]);
