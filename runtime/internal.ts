@@ -33,6 +33,6 @@ export { DATABASE_PACKAGES, MissingPackageError } from './packages.js';
 export type * from './index.js';
 export { provideVendored } from './packages.js';
 // The table's encoding and the compiler's plumbing: what no app names.
-export type { AnyUrlParams, UrlParamsOf } from './matching/url.js';
+export type { AnyUrlParams, UrlNames, UrlNamesAlone, UrlParamsOf } from './matching/url.js';
 export type { MatchHit, MiddlewareEntry, Params, RouteEntry, UrlPart } from './types.js';
 export type * from './dsl/types.js';

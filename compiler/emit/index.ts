@@ -123,6 +123,8 @@ const INTERNAL: [string, string][] = [
     'Params',
     'ParamValue',
     'Query',
+    'UrlNames',
+    'UrlNamesAlone',
     'UrlParamsOf',
   ].map((name): [string, string] => [name, `type ${name}`]),
 ];

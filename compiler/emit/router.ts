@@ -44,12 +44,12 @@ export default table;
 
 /**
  * The URL of a named route of this app, checked by tsc; with no arguments, the current URL.
- * The names are given as a union (\`{ [N in keyof X]: N }[keyof X]\`, not \`keyof X\`), so that
- * tsc's message for a name that is not a route lists the routes.
+ * The names are given as a union (\`UrlNames\`, not \`keyof X\`), so that tsc's message for a
+ * name that is not a route lists the routes.
  */
 export function url(): string;
-export function url<Names extends string = { [N in keyof AppRoutesWithoutParams]: N }[keyof AppRoutesWithoutParams], K extends Names = Names>(name: K): string;
-export function url<Names extends string = { [N in keyof AppRouteParams]: N }[keyof AppRouteParams], K extends Names = Names>(name: K, params: AppUrlParams[K], query?: Query): string;
+export function url<Names extends string = UrlNamesAlone<AppRoutesWithoutParams, AppRouteParams>, K extends Names = Names>(name: K): string;
+export function url<Names extends string = UrlNames<AppRouteParams>, K extends Names = Names>(name: K, params: AppUrlParams[K], query?: Query): string;
 export function url(name?: string, params?: AnyUrlParams, query?: Query): string {
   return name === undefined ? currentUrl() : buildUrl(loadedRoutes(routesTable), name, params as never, query);
 }

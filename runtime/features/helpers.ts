@@ -7,9 +7,11 @@ import {
   buildUrl,
   currentUrl,
   type Query,
-  type RouteName,
+  type RouteNames,
   type RoutesWithoutParams,
   type RouteUrlParams,
+  type UrlNames,
+  type UrlNamesAlone,
 } from '../matching/url.js';
 
 /**
@@ -21,13 +23,14 @@ import {
  */
 export function url(): string;
 export function url<
-  Names extends string = { [N in keyof RoutesWithoutParams]: N }[keyof RoutesWithoutParams],
+  Names extends string = UrlNamesAlone<RoutesWithoutParams, RouteNames>,
   K extends Names = Names,
 >(name: K): string;
-export function url<
-  Names extends string = { [N in RouteName]: N }[RouteName],
-  K extends Names = Names,
->(name: K, params: RouteUrlParams[K], query?: Query): string;
+export function url<Names extends string = UrlNames<RouteNames>, K extends Names = Names>(
+  name: K,
+  params: RouteUrlParams[K],
+  query?: Query,
+): string;
 export function url(name?: string, params?: AnyUrlParams, query?: Query): string {
   if (name === undefined) return currentUrl();
   const table = activeTable();

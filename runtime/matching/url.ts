@@ -114,6 +114,32 @@ export interface RouteUrlParams {
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface RoutesWithoutParams {}
 
+/**
+ * The names `url(name, params)` takes: the keys of `Routes`, as a union (tsc's message for a name
+ * that is not one lists them); for an app with no named route, a type whose name says so.
+ */
+export type UrlNames<Routes> = [keyof Routes] extends [never]
+  ? string & NoNamedRoute
+  : { [N in Extract<keyof Routes, string>]: N }[Extract<keyof Routes, string>];
+
+/**
+ * The names `url(name)` takes alone: the keys of `Alone`, the routes without required
+ * parameters; when there are none, a type whose name says why (`Routes`: every named route).
+ */
+export type UrlNamesAlone<Alone, Routes> = [keyof Alone] extends [never]
+  ? string & ([keyof Routes] extends [never] ? NoNamedRoute : EveryNamedRouteHasParameters)
+  : { [N in Extract<keyof Alone, string>]: N }[Extract<keyof Alone, string>];
+
+/** What `url()` takes as a name in an app none of whose routes is named (`.name()`, `'Class@method'`). */
+export interface NoNamedRoute {
+  readonly 'no route of the app has a name': never;
+}
+
+/** What `url(name)` takes alone when every named route has parameters: `url(name, params)` then. */
+export interface EveryNamedRouteHasParameters {
+  readonly 'every named route has parameters: url(name, params)': never;
+}
+
 /** The parameters `url(name, params)` accepts for a route of the app. */
 export type UrlParams<N extends RouteName> = RouteUrlParams[N];
 

@@ -325,6 +325,7 @@ describe('url() is checked by tsc against the generated routes', () => {
       "request(): raw is the runtime's request, getUri() a type the package names",
       'request-types.ts',
     ],
+    ['of several optional parameters, url() takes one only with those before it', 'optional.ts'],
   ])('%s', (_, file) => {
     expect(checked(file)).toEqual({ output: '', code: 0 });
   });
@@ -415,5 +416,45 @@ describe('url() is checked by tsc against the generated routes', () => {
       /arrays\.ts\(10,\d+\): error TS2345: .*UrlParamsOf<"(lang" \| "page|page" \| "lang)">'\.[\s\S]*?Property 'lang' is missing/,
     );
     expect(result.output.match(/error TS/g)).toHaveLength(8);
+  });
+
+  it('says why no name fits: every named route has parameters, or no route has a name', async () => {
+    const uses = `import { url as globalUrl } from 'course-router';
+import { url } from './generated/routes.gen.js';
+export const a = url('user');
+export const b = globalUrl('user');
+export const c = url('user', { id: 1 });
+`;
+    const apps = [
+      `Course.get('/u/{id}', (id: string) => id).name('user');\n`,
+      `Course.get('/u/{id}', (id: string) => id);\n`,
+    ].map((routes) =>
+      writeApp({
+        'tsconfig.json': tsconfig(['*.ts', 'generated']),
+        'routes.ts': `import { Course } from 'course-router';\n${routes}`,
+        'uses.ts': uses,
+      }),
+    );
+    try {
+      const [named, unnamed] = await Promise.all(
+        apps.map(async (app) => (await buildApp(app), (await tsc(app)).output)),
+      );
+      for (const line of [3, 4])
+        expect(named).toMatch(
+          new RegExp(
+            `uses\\.ts\\(${line},\\d+\\): error TS2345: Argument of type '(?:"user"|string)' is not assignable to parameter of type 'string & EveryNamedRouteHasParameters'`,
+          ),
+        );
+      expect(named!.match(/error TS/g)).toHaveLength(2);
+      for (const line of [3, 4, 5])
+        expect(unnamed).toMatch(
+          new RegExp(
+            `uses\\.ts\\(${line},\\d+\\): error TS2345: Argument of type '(?:"user"|string)' is not assignable to parameter of type 'string & NoNamedRoute'`,
+          ),
+        );
+      expect(unnamed!.match(/error TS/g)).toHaveLength(3);
+    } finally {
+      for (const app of apps) removeApp(app);
+    }
   });
 });
