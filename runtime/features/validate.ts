@@ -27,10 +27,34 @@ export interface StandardIssue {
   readonly path?: readonly (PropertyKey | { readonly key: PropertyKey })[] | undefined;
 }
 
+/** The input type of a Standard Schema (`unknown` when it does not say). */
+type SchemaInput<S extends StandardSchemaV1> = NonNullable<S['~standard']['types']>['input'];
+
+type AnyFunction = (...args: never[]) => unknown;
+
 /** The output type of a Standard Schema. */
 export type SchemaOutput<S extends StandardSchemaV1> = NonNullable<
   S['~standard']['types']
 >['output'];
+
+/**
+ * What `validInput` takes besides the schema: nothing when its input may be an object of fields
+ * (`z.object()`, `z.record()`, `z.unknown()`, a union with one); else `FieldsSchemaNeeded`, as a
+ * schema of a string or an array refuses every body and query (422).
+ */
+export type OfFields<S extends StandardSchemaV1> =
+  unknown extends SchemaInput<S>
+    ? unknown
+    : [SchemaInput<S>] extends [never]
+      ? unknown
+      : [Exclude<Extract<SchemaInput<S>, object>, readonly unknown[] | AnyFunction>] extends [never]
+        ? FieldsSchemaNeeded
+        : unknown;
+
+/** A schema `validInput` cannot take: it checks a body's or a query's fields, an object. */
+export interface FieldsSchemaNeeded {
+  readonly 'validInput() checks an object of fields: give it an object schema (z.object())': never;
+}
 
 /** One issue of a refused input: its path written `a.b.0` (empty for the whole), its message. */
 export interface InputIssue {
@@ -57,7 +81,7 @@ export class ValidationException extends HttpException {
  * @example const user = await validInput(z.object({ name: z.string(), age: z.number() }));
  */
 export async function validInput<S extends StandardSchemaV1>(
-  schema: S,
+  schema: S & OfFields<S>,
   source: 'get' | 'post' = 'post',
 ): Promise<SchemaOutput<S>> {
   const request = requireContext('validInput').request;

@@ -135,10 +135,22 @@ import { z } from 'zod';
 export async function read(): Promise<void> {
   const n: number = (await validInput(z.object({ name: z.string() }))).name;
   void n;
+  await validInput(z.string());
+  await validInput(z.array(z.string()), 'get');
+  // Schemas an object of fields may pass.
+  await validInput(z.union([z.object({ a: z.string() }), z.string()]));
+  await validInput(z.unknown());
+  await validInput(z.object({ a: z.string() }).or(z.null()));
+  const bare = { '~standard': { version: 1, vendor: 'x', validate: (value: unknown) => ({ value }) } } as const;
+  await validInput(bare);
 }
 `,
     );
     const wrong = await tsc(dir);
     expect(wrong.output).toMatch(/wrong\.ts\(4,.*Type 'string' is not assignable to type 'number'/);
+    // A schema of no object refuses every body and query: tsc says so.
+    for (const line of [6, 7])
+      expect(wrong.output).toMatch(new RegExp(`wrong\\.ts\\(${line},.*FieldsSchemaNeeded`));
+    expect(wrong.output.match(/error TS/g)).toHaveLength(3);
   }, 60_000);
 });
