@@ -37,8 +37,9 @@ export function formlessReturn(
   if (!Node.isMethodDeclaration(declaration) && !Node.isArrowFunction(declaration))
     return undefined;
   const checker = index.project.getTypeChecker().compilerObject;
+  const walk: Walk = { checker, seen: new Set() };
   for (const member of returnedTypes(declaration, checker)) {
-    const formless = formlessType(member, checker);
+    const formless = formlessType(member, checker) ?? withinJson(member, walk, '', 0);
     if (formless !== undefined) return formless;
   }
   return undefined;
@@ -85,6 +86,83 @@ function formlessType(type: Ts.Type, checker: Ts.TypeChecker): Formless | undefi
     return { what: 'a symbol', hint: 'return a string: String(symbol.description)' };
   if (type.getCallSignatures().length > 0) return CALL;
   return type.flags & ts.TypeFlags.Object ? namedObject(type, checker, 0) : undefined;
+}
+
+/** A value JSON cannot write, or writes as `{}`, in what JSON writes of `type`, at `path`. */
+interface Walk {
+  checker: Ts.TypeChecker;
+  /** The types looked into: each once, and no more than `MAX_WALKED`. */
+  seen: Set<Ts.Type>;
+}
+
+// How deep, and across how many types, a returned value's properties are looked into.
+const MAX_DEPTH = 6;
+const MAX_WALKED = 300;
+
+// Objects sent as they are (not as JSON), or whose JSON a method of theirs writes.
+const SENT_AS_THEY_ARE = new Set([
+  'Response',
+  'CourseResponse',
+  'Uint8Array',
+  'Buffer',
+  'ArrayBuffer',
+  'Blob',
+  'ReadableStream',
+]);
+
+/**
+ * What JSON would lose or refuse inside the value a route returns (its properties, an array's
+ * elements, a record's values): a `Map`, `Set`, iterator, `Error` or promise written as `{}`, a
+ * bigint it throws for. A function or symbol there is left out by JSON, as a class's methods are: not
+ * looked for. `path` names where (`.tags`, `[].at`).
+ */
+function withinJson(type: Ts.Type, walk: Walk, path: string, depth: number): Formless | undefined {
+  const { checker, seen } = walk;
+  if (type.isUnion()) {
+    for (const member of type.types) {
+      const found = withinJson(member, walk, path, depth);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (path !== '' && type.flags & ts.TypeFlags.BigIntLike)
+    return { what: `a bigint (at ${path})`, hint: 'JSON has no bigint: write it as String(value)' };
+  if (!(type.flags & ts.TypeFlags.Object) || depth > MAX_DEPTH) return undefined;
+  if (seen.has(type) || seen.size >= MAX_WALKED) return undefined;
+  seen.add(type);
+  const name = type.getSymbol()?.getName();
+  if (path !== '') {
+    if (name === 'Promise') return { what: `a promise (at ${path})`, hint: 'await it first' };
+    const named = namedObject(type, checker, 0);
+    if (named === FORMLESS_OBJECTS['Error'])
+      return { what: `an Error (at ${path})`, hint: 'write what the client may read of it' };
+    if (named !== undefined) return { what: `${named.what} (at ${path})`, hint: named.hint };
+  }
+  if (name !== undefined && SENT_AS_THEY_ARE.has(name)) return undefined;
+  if (type.getProperty('toJSON') !== undefined || type.getCallSignatures().length > 0)
+    return undefined;
+  if (checker.isArrayType(type) || checker.isTupleType(type)) {
+    for (const element of checker.getTypeArguments(type as Ts.TypeReference)) {
+      const found = withinJson(element, walk, `${path}[]`, depth + 1);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  for (const property of type.getProperties()) {
+    if (property.flags & ts.SymbolFlags.Method) continue;
+    const found = withinJson(
+      checker.getTypeOfSymbol(property),
+      walk,
+      `${path}.${property.getName()}`,
+      depth + 1,
+    );
+    if (found !== undefined) return found;
+  }
+  for (const info of checker.getIndexInfosOfType(type)) {
+    const found = withinJson(info.type, walk, `${path}[key]`, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** The formless object `type` is, by its name or one it extends (a class of `Error`). */

@@ -77,6 +77,10 @@ Course.get('/ar/{n}', 'Shop@count');
 Course.get('/as/{a}', (...[a, b]: [string, string]) => a + b);
 Course.get('/at/{a}', 'Shop@numbers');
 Course.get('/au/{id}', 'Shop@ok').where('id', 'a|b').setMatch('/^\\\\/au\\\\/(\\\\w+)$/');
+Course.get('/av', () => ({ tags: new Set(['a']) }));
+Course.get('/aw', async () => [{ counts: new Map([['a', 1]]) }]);
+Course.get('/ax', () => ({ n: 10n }));
+Course.get('/ay', () => ({ data: Promise.resolve(1) }));
 `;
 
 // Guards that answer "go on" with true: a middleware's value answers the request.
@@ -109,6 +113,14 @@ Course.get('/t', (a: string, b?: string) => a + b).setMatch('/^\\\\/t\\\\/(\\\\w
 Course.get('/u/{lang}', 'Shop@lang').where('lang', '(?:en|fr)');
 Course.get('/v/{a}', 'Shop@pairOk');
 Course.get('/w/{a}', (a: string | undefined, first: string) => first + a).setMatch('/^\\\\/w\\\\/(\\\\w+)$/');
+// What JSON writes in full, or a route sends as it is: no error.
+type Tree = { name: string; children: Tree[]; parent?: Tree };
+class Point { constructor(public x: number) {} norm() { return Math.abs(this.x); } }
+Course.get('/x', () => ({ at: new Date(), list: [1, 2], nested: { words: ['a'] }, maybe: undefined as string | undefined }));
+Course.get('/y', () => new Response('y'));
+Course.get('/z', (): Tree => ({ name: 'root', children: [] }));
+Course.get('/za', () => [new Point(1)]);
+Course.get('/zb', () => ({ big: String(10n), on: () => 1, bytes: new Uint8Array(2).length }));
 `;
 
 let failing: { dir: string; stderr: string; code: number };
@@ -175,7 +187,7 @@ const SHOP_FILE = 'app/Components/Controller/Shop.ts';
 describe('a handler parameter that cannot take what the route gives is a build error', () => {
   it('fails the build, every mismatch reported at once', () => {
     expect(failing.code).toBe(1);
-    expect(failing.stderr).toContain('build failed: 42 errors');
+    expect(failing.stderr).toContain('build failed: 46 errors');
   });
 
   it("'Class@method': a parameter typed number, at the route call and the method's declaration", () => {
@@ -318,6 +330,20 @@ describe('a handler parameter that cannot take what the route gives is a build e
     expect(failing.stderr).toContain(
       at(41, 'Shop@items returns an iterator', 'return [...iterator]'),
     );
+  });
+
+  it('inside the value: what JSON writes as {} (a Set, a Map, a promise) or throws for (a bigint)', () => {
+    const at = (line: number, what: string, hint: string) =>
+      `routes.ts:${line}:8: error E_HANDLER: the closure returns ${what}, which has no response form: a route's value is its answer\n` +
+      `  hint: ${hint}\n`;
+    expect(failing.stderr).toContain(at(47, 'a Set (at .tags)', 'return [...set]'));
+    expect(failing.stderr).toContain(
+      at(48, 'a Map (at [].counts)', 'return Object.fromEntries(map), or [...map]'),
+    );
+    expect(failing.stderr).toContain(
+      at(49, 'a bigint (at .n)', 'JSON has no bigint: write it as String(value)'),
+    );
+    expect(failing.stderr).toContain(at(50, 'a promise (at .data)', 'await it first'));
   });
 
   it('a rest parameter of a tuple type: each element is checked as a parameter, named as its pattern', () => {
