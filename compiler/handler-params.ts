@@ -116,7 +116,7 @@ export function checkHandlerParams(
       if (d.required)
         diagnostics.error(
           'E_HANDLER',
-          `${label}: its parameter ${d.name} is required, but the ${skip ? 'middleware is given' : 'route gives'} ${count(delivered.length)} (${where(d)})`,
+          `${label}: its parameter ${d.name} is required, but the ${skip ? 'middleware is given' : 'route gives'} ${count(delivered.length, skip ? 'argument' : 'parameter')} (${where(d)})`,
           loc,
           skip
             ? `give it after a colon in the middleware's name ('Name:value'), or make it optional (${d.name}?: string)`
@@ -134,7 +134,7 @@ export function checkHandlerParams(
           ? `give it one of the values ${d.typeText} takes, or declare ${d.name}: string`
           : value.name !== undefined && d.literal
             ? `give {${value.name}} a where() that writes out values ${d.typeText} takes${example(value.name, d.typeText)}, or declare ${d.name}: string`
-            : `${skip ? 'middleware arguments' : 'route parameters'} arrive as strings: declare ${d.name}: string and convert it`,
+            : `${skip ? 'middleware arguments' : 'route parameters'} arrive as strings: ${IDENTIFIER.test(d.name) ? `declare ${d.name}: string` : 'take each as a string parameter'} and convert it`,
       );
     } else if (value.optional && !d.takesUndefined) {
       diagnostics.error(
@@ -155,6 +155,9 @@ export function checkHandlerParams(
     }
   }
 }
+
+// A parameter's name, not a destructuring pattern (`{ id }`).
+const IDENTIFIER = /^[\p{L}\p{Nl}$_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$]*$/u;
 
 /** `where()` writing out the values of a union of string literals: ` (where('lang', 'en|fr'))`. */
 function example(name: string, typeText: string): string {
@@ -398,8 +401,9 @@ function declaredType(
   return type.flags & ts.TypeFlags.Any ? undefined : type;
 }
 
-function count(n: number): string {
-  return n === 0 ? 'none' : n === 1 ? 'one' : String(n);
+/** `no parameter`, `only one parameter`, `only 2 parameters`. */
+function count(n: number, noun: string): string {
+  return n === 0 ? `no ${noun}` : n === 1 ? `only one ${noun}` : `only ${n} ${noun}s`;
 }
 
 function relative(loc: SourceLocation, root: string): string {

@@ -7,7 +7,8 @@ import type { BootRouter } from './http/boot.js';
 
 /**
  * Runs before a route's callback; returning a value (a `Response`, a string…) stops the request
- * there. Its arguments (`Name:a,b`) arrive as strings; the build checks them against `handle`.
+ * there. Its arguments, each after a `:` (`'Name:admin:3'` gives `handle(request, 'admin', '3')`;
+ * a `,` is part of an argument), arrive as strings; the build checks them against `handle`.
  */
 export interface Middleware {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each middleware types its own

@@ -81,6 +81,7 @@ Course.get('/av', () => ({ tags: new Set(['a']) }));
 Course.get('/aw', async () => [{ counts: new Map([['a', 1]]) }]);
 Course.get('/ax', () => ({ n: 10n }));
 Course.get('/ay', () => ({ data: Promise.resolve(1) }));
+Course.get('/az/{id}', ({ length }: number[]) => length);
 `;
 
 // Guards that answer "go on" with true: a middleware's value answers the request.
@@ -187,7 +188,7 @@ const SHOP_FILE = 'app/Components/Controller/Shop.ts';
 describe('a handler parameter that cannot take what the route gives is a build error', () => {
   it('fails the build, every mismatch reported at once', () => {
     expect(failing.code).toBe(1);
-    expect(failing.stderr).toContain('build failed: 46 errors');
+    expect(failing.stderr).toContain('build failed: 47 errors');
   });
 
   it("'Class@method': a parameter typed number, at the route call and the method's declaration", () => {
@@ -201,7 +202,7 @@ describe('a handler parameter that cannot take what the route gives is a build e
 
   it('more required parameters than the route gives', () => {
     expect(failing.stderr).toContain(
-      `routes.ts:4:8: error E_HANDLER: Shop@tooMany: its parameter extra is required, but the route gives one (declared at ${SHOP_FILE}:3:23)`,
+      `routes.ts:4:8: error E_HANDLER: Shop@tooMany: its parameter extra is required, but the route gives only one parameter (declared at ${SHOP_FILE}:3:23)`,
     );
     // An optional one past the end is fine.
     expect(failing.stderr).not.toContain('its parameter more');
@@ -346,15 +347,21 @@ describe('a handler parameter that cannot take what the route gives is a build e
     expect(failing.stderr).toContain(at(50, 'a promise (at .data)', 'await it first'));
   });
 
+  it('a destructured parameter: the hint names no declaration it cannot have', () => {
+    expect(failing.stderr).toMatch(
+      /routes\.ts:51:8: error E_HANDLER: the closure: its parameter \{ length \}: number\[\] cannot take \{id\}, a string \(declared at routes\.ts:51:25\)\n {2}hint: route parameters arrive as strings: take each as a string parameter and convert it\n/,
+    );
+  });
+
   it('a rest parameter of a tuple type: each element is checked as a parameter, named as its pattern', () => {
     expect(failing.stderr).toMatch(
-      /routes\.ts:42:8: error E_HANDLER: Shop@pair: its parameter b is required, but the route gives one/,
+      /routes\.ts:42:8: error E_HANDLER: Shop@pair: its parameter b is required, but the route gives only one parameter/,
     );
     expect(failing.stderr).toMatch(
       /routes\.ts:43:8: error E_HANDLER: Shop@count: its parameter n: number cannot take \{n\}, a string/,
     );
     expect(failing.stderr).toMatch(
-      /routes\.ts:44:8: error E_HANDLER: the closure: its parameter b is required, but the route gives one/,
+      /routes\.ts:44:8: error E_HANDLER: the closure: its parameter b is required, but the route gives only one parameter/,
     );
     expect(failing.stderr).toMatch(
       /routes\.ts:45:8: error E_HANDLER: Shop@numbers: its rest parameter \.\.\.all: Array<number> cannot take \{a\}, a string/,
@@ -393,7 +400,7 @@ describe('a handler parameter that cannot take what the route gives is a build e
 
   it('a middleware named without the argument its handle() requires: the hint is the colon', () => {
     expect(failing.stderr).toMatch(
-      /routes\.ts:15:\d+: error E_HANDLER: Middleware\\Role \(middleware Role\.handle\): its parameter level is required, but the middleware is given none \(declared at app\/Middleware\/Role\.ts:2:28\)\n {2}hint: give it after a colon in the middleware's name \('Name:value'\), or make it optional/,
+      /routes\.ts:15:\d+: error E_HANDLER: Middleware\\Role \(middleware Role\.handle\): its parameter level is required, but the middleware is given no argument \(declared at app\/Middleware\/Role\.ts:2:28\)\n {2}hint: give it after a colon in the middleware's name \('Name:value'\), or make it optional/,
     );
   });
 
@@ -408,7 +415,7 @@ describe('a handler parameter that cannot take what the route gives is a build e
 
   it('a closure requiring more than its group and route give', () => {
     expect(failing.stderr).toContain(
-      'routes.ts:13:10: error E_HANDLER: the closure: its parameter id is required, but the route gives one (declared at routes.ts:13:34)',
+      'routes.ts:13:10: error E_HANDLER: the closure: its parameter id is required, but the route gives only one parameter (declared at routes.ts:13:34)',
     );
   });
 
