@@ -351,14 +351,26 @@ function declare(
   how: { rest: boolean; optional: boolean; typeText: string },
   checker: Ts.TypeChecker,
 ): Declared {
+  // A type parameter (`<T extends string>(id: T)`) takes what its constraint takes.
+  if (type !== undefined && type.flags & ts.TypeFlags.TypeParameter) {
+    const constraint = checker.getBaseConstraintOfType(type);
+    type =
+      constraint === undefined || constraint.flags & ts.TypeFlags.Unknown ? undefined : constraint;
+  }
   const takes = (source: Ts.Type) => type === undefined || checker.isTypeAssignableTo(source, type);
+  // A string enum's members are the strings they stand for, which tsc alone tells apart.
+  const enumValues = new Set(
+    (type?.isUnion() ? type.types : type ? [type] : [])
+      .filter((t) => t.flags & ts.TypeFlags.EnumLiteral && t.isStringLiteral())
+      .map((t) => (t as Ts.StringLiteralType).value),
+  );
   return {
     name,
     loc,
     required: !how.rest && !how.optional,
     rest: how.rest,
     takesString: takes(checker.getStringType()),
-    takesText: (text) => takes(checker.getStringLiteralType(text)),
+    takesText: (text) => enumValues.has(text) || takes(checker.getStringLiteralType(text)),
     primitive: type !== undefined && (type.flags & PRIMITIVE) !== 0,
     literal:
       type !== undefined &&

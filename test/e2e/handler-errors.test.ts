@@ -24,7 +24,10 @@ const SHOP = `export class Shop {
   count(...[n]: [number]) { return n.toFixed(2); }
   numbers(...all: Array<number>) { return all; }
   pairOk(...[a, b]: [string, string?]) { return a + b; }
+  enumed(lang: Lang) { return lang; }
+  generic<T extends string>(id: T) { return id; }
 }
+export enum Lang { en = 'en', fr = 'fr' }
 `;
 const ROLE = `export class Role {
   handle(request: unknown, level: number) { return level; }
@@ -82,6 +85,7 @@ Course.get('/aw', async () => [{ counts: new Map([['a', 1]]) }]);
 Course.get('/ax', () => ({ n: 10n }));
 Course.get('/ay', () => ({ data: Promise.resolve(1) }));
 Course.get('/az/{id}', ({ length }: number[]) => length);
+Course.get('/ba/{lang}', 'Shop@enumed').where('lang', 'en|de');
 `;
 
 // Guards that answer "go on" with true: a middleware's value answers the request.
@@ -121,6 +125,8 @@ Course.get('/x', () => ({ at: new Date(), list: [1, 2], nested: { words: ['a'] }
 Course.get('/y', () => new Response('y'));
 Course.get('/z', (): Tree => ({ name: 'root', children: [] }));
 Course.get('/za', () => [new Point(1)]);
+Course.get('/zc/{lang}', 'Shop@enumed').where('lang', 'en|fr');
+Course.get('/zd/{id}', 'Shop@generic');
 Course.get('/zb', () => ({ big: String(10n), on: () => 1, bytes: new Uint8Array(2).length }));
 `;
 
@@ -188,7 +194,7 @@ const SHOP_FILE = 'app/Components/Controller/Shop.ts';
 describe('a handler parameter that cannot take what the route gives is a build error', () => {
   it('fails the build, every mismatch reported at once', () => {
     expect(failing.code).toBe(1);
-    expect(failing.stderr).toContain('build failed: 47 errors');
+    expect(failing.stderr).toContain('build failed: 48 errors');
   });
 
   it("'Class@method': a parameter typed number, at the route call and the method's declaration", () => {
@@ -345,6 +351,13 @@ describe('a handler parameter that cannot take what the route gives is a build e
       at(49, 'a bigint (at .n)', 'JSON has no bigint: write it as String(value)'),
     );
     expect(failing.stderr).toContain(at(50, 'a promise (at .data)', 'await it first'));
+  });
+
+  it("a string enum takes its members' strings, and only them", () => {
+    expect(failing.stderr).toMatch(
+      /routes\.ts:52:8: error E_HANDLER: Shop@enumed: its parameter lang: Lang cannot take \{lang\}, which its where\(\) lets be "de"/,
+    );
+    expect(correct.stderr).not.toMatch(/Shop@enumed|Shop@generic/);
   });
 
   it('a destructured parameter: the hint names no declaration it cannot have', () => {
