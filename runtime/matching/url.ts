@@ -302,7 +302,12 @@ function filler(
           ? (params as Record<string, unknown>)[param]
           : undefined;
       if (value === undefined || value === null || value === '') {
-        if (!optional) throw new Error(missing(name, param, params, route()));
+        if (!optional)
+          throw new Error(
+            value === undefined
+              ? missing(name, param, params, route())
+              : `course: url(${JSON.stringify(name)}) gives the parameter "${param}" ${value === '' ? 'an empty value' : 'null'}, which fills no placeholder`,
+          );
         skipped ??= param;
         continue;
       }

@@ -49,6 +49,15 @@ describe('url() errors, for a server run without tsc', () => {
     );
   });
 
+  it('say a required parameter given empty or null is given so, not left out', () => {
+    expect(() => buildUrl(table, 'posts.show', { year: 2024, slug: '' })).toThrow(
+      /^course: url\("posts.show"\) gives the parameter "slug" an empty value, which fills no placeholder$/,
+    );
+    expect(() => buildUrl(table, 'posts.show', [2024, null])).toThrow(
+      /^course: url\("posts.show"\) gives the parameter "slug" null, which fills no placeholder$/,
+    );
+  });
+
   it('suggest the near route name for an unknown one, and none when nothing is near', () => {
     expect(() => buildUrl(table, 'post.show')).toThrow(
       'course: url() found no route named "post.show": did you mean "posts.show"?',
