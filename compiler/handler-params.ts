@@ -221,6 +221,8 @@ const PRIMITIVE =
 export interface Given {
   what: string;
   type: string;
+  /** Type names it is not, though they may look like it (`Request`), why, and what to declare. */
+  not?: { names: RegExp; why: string; hint: string };
 }
 
 /**
@@ -239,16 +241,49 @@ export function checkLeadingParams(
   diagnostics: Diagnostics,
 ): void {
   const declared = declaredParams(declaration, index);
+  const written =
+    Node.isMethodDeclaration(declaration) || Node.isArrowFunction(declaration)
+      ? declaration.getParameters()
+      : [];
   for (const [i, d] of (declared ?? []).slice(0, given.length).entries()) {
-    const { what, type } = given[i]!;
-    if (d.rest || !d.primitive) continue;
-    diagnostics.error(
-      'E_HANDLER',
-      `${label}: its parameter ${d.name}: ${d.typeText} is given ${what} (${type}) (declared at ${relative(d.loc, root)})`,
-      loc,
-      `declare ${d.name}: ${type}`,
-    );
+    const { what, type, not } = given[i]!;
+    if (d.rest) continue;
+    const at = `declared at ${relative(d.loc, root)}`;
+    if (d.primitive) {
+      diagnostics.error(
+        'E_HANDLER',
+        `${label}: its parameter ${d.name}: ${d.typeText} is given ${what} (${type}) (${at})`,
+        loc,
+        `declare ${d.name}: ${type}`,
+      );
+      continue;
+    }
+    // The build does not read the package's types: a class the router gives is told by its name.
+    const name = referenceName(written[i]);
+    if (name === undefined || name === type) continue;
+    const other = given.find((g) => g.type === name);
+    if (other !== undefined)
+      diagnostics.error(
+        'E_HANDLER',
+        `${label}: its parameter ${d.name}: ${name} is given ${what} (${type}), not ${other.what} (${at})`,
+        loc,
+        `declare the parameters in the order they are given: (${given.map((g) => g.type).join(', ')})`,
+      );
+    else if (not?.names.test(name))
+      diagnostics.error(
+        'E_HANDLER',
+        `${label}: its parameter ${d.name}: ${name} is given ${what} (${type}), ${not.why} (${at})`,
+        loc,
+        not.hint,
+      );
   }
+}
+
+/** The name a parameter's type refers to (`HttpException` of `errors.HttpException`), if it is one. */
+function referenceName(parameter: ParameterDeclaration | undefined): string | undefined {
+  const node = parameter?.getTypeNode();
+  if (!Node.isTypeReference(node)) return undefined;
+  return node.getTypeName().getText().split('.').at(-1);
 }
 
 /**

@@ -88,7 +88,15 @@ function argumentReference(entry: {
 }
 
 /** What a middleware's, an exception handler's and a boot manager's method is given first or second. */
-const REQUEST: Given = { what: 'the request', type: 'CourseRequest' };
+const REQUEST: Given = {
+  what: 'the request',
+  type: 'CourseRequest',
+  not: {
+    names: /^(?:Request|IncomingMessage|Http2ServerRequest)$/,
+    why: "not the runtime's own",
+    hint: "declare it CourseRequest: the runtime's own request is request.raw",
+  },
+};
 
 /** Resolves each reference once (a group's middleware serves all of its routes). */
 class ReferenceCache {
@@ -177,7 +185,15 @@ class ReferenceCache {
   checkExceptionHandler(handler: ClassRefResolved, reference: SitedReference): void {
     const called = this.#called(handler, reference, 'handleError', 'exception handler', [
       REQUEST,
-      { what: 'the error', type: 'HandledError' },
+      {
+        what: 'the error',
+        type: 'HandledError',
+        not: {
+          names: /HttpException$/,
+          why: 'which is every error thrown, not only one class of them',
+          hint: 'declare it HandledError, and tell an HttpException by instanceof',
+        },
+      },
     ]);
     if (!called || !mayReturnBoolean(called.declaration, this.index)) return;
     this.diagnostics.error(

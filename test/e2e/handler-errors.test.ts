@@ -86,6 +86,9 @@ Course.get('/ax', () => ({ n: 10n }));
 Course.get('/ay', () => ({ data: Promise.resolve(1) }));
 Course.get('/az/{id}', ({ length }: number[]) => length);
 Course.get('/ba/{lang}', 'Shop@enumed').where('lang', 'en|de');
+Course.group({ prefix: '/bb', exceptionHandler: ['Handlers\\\\Narrow', 'Handlers\\\\Swapped'] }, () => {
+  Course.get('/bc', () => 'bc').addMiddleware('Middleware\\\\Native');
+});
 `;
 
 // Guards that answer "go on" with true: a middleware's value answers the request.
@@ -155,6 +158,20 @@ async function run(routes: string) {
   boot(router: string, request: number) { return router + request; }
 }
 `,
+    'app/Handlers/Narrow.ts': `import { HttpException, type CourseRequest } from 'course-router';
+export class Narrow {
+  handleError(request: CourseRequest, error: HttpException) { return error.status > 0 ? 'x' : undefined; }
+}
+`,
+    'app/Handlers/Swapped.ts': `import type { CourseRequest, HandledError } from 'course-router';
+export class Swapped {
+  handleError(error: HandledError, request: CourseRequest) { return error.message; }
+}
+`,
+    'app/Middleware/Native.ts': `export class Native {
+  handle = (request: Request) => (request.headers.get('x') ? 'x' : undefined);
+}
+`,
     'app/Handlers/Missing.ts': `export class Missing {
   handleError(request: unknown, error: { status?: number }) { return error.status === 404; }
 }
@@ -194,7 +211,7 @@ const SHOP_FILE = 'app/Components/Controller/Shop.ts';
 describe('a handler parameter that cannot take what the route gives is a build error', () => {
   it('fails the build, every mismatch reported at once', () => {
     expect(failing.code).toBe(1);
-    expect(failing.stderr).toContain('build failed: 48 errors');
+    expect(failing.stderr).toContain('build failed: 52 errors');
   });
 
   it("'Class@method': a parameter typed number, at the route call and the method's declaration", () => {
@@ -402,6 +419,21 @@ describe('a handler parameter that cannot take what the route gives is a build e
     );
     expect(failing.stderr).toMatch(
       /routes\.ts:29:\d+: error E_HANDLER: Boot\\WrongBoot \(boot manager WrongBoot\.boot\): its parameter router: string is given the router \(BootRouter\)/,
+    );
+  });
+
+  it("a class of the package's where the router gives another: a narrower error, swapped parameters, the runtime's request", () => {
+    expect(failing.stderr).toMatch(
+      /routes\.ts:53:\d+: error E_HANDLER: Handlers\\Narrow \(exception handler Narrow\.handleError\): its parameter error: HttpException is given the error \(HandledError\), which is every error thrown, not only one class of them \(declared at app\/Handlers\/Narrow\.ts:3:\d+\)\n {2}hint: declare it HandledError, and tell an HttpException by instanceof/,
+    );
+    expect(failing.stderr).toMatch(
+      /routes\.ts:53:\d+: error E_HANDLER: Handlers\\Swapped \(exception handler Swapped\.handleError\): its parameter error: HandledError is given the request \(CourseRequest\), not the error \(declared at app\/Handlers\/Swapped\.ts:3:\d+\)\n {2}hint: declare the parameters in the order they are given: \(CourseRequest, HandledError\)/,
+    );
+    expect(failing.stderr).toMatch(
+      /routes\.ts:53:\d+: error E_HANDLER: Handlers\\Swapped \(exception handler Swapped\.handleError\): its parameter request: CourseRequest is given the error \(HandledError\), not the request/,
+    );
+    expect(failing.stderr).toMatch(
+      /routes\.ts:54:\d+: error E_HANDLER: Middleware\\Native \(middleware Native\.handle\): its parameter request: Request is given the request \(CourseRequest\), not the runtime's own \(declared at app\/Middleware\/Native\.ts:2:\d+\)\n {2}hint: declare it CourseRequest: the runtime's own request is request\.raw/,
     );
   });
 
