@@ -56,6 +56,39 @@ export interface FieldsSchemaNeeded {
   readonly 'validInput() checks an object of fields: give it an object schema (z.object())': never;
 }
 
+/**
+ * What `validInput(schema, 'get')` takes besides the schema: nothing when each field of its input
+ * may be a query value, text (or a list or record of them); else a type naming the fields that
+ * cannot (`page: number`: every query refused with a 422; `z.coerce.number()` takes text).
+ */
+export type OfQuery<S extends StandardSchemaV1> = [NotQueryValues<SchemaInput<S>>] extends [never]
+  ? unknown
+  : {
+      readonly [
+        K in `query values are text: ${NotQueryValues<SchemaInput<S>>} cannot be one (z.coerce)`
+      ]: never;
+    };
+
+/** The fields of `I` that no query value can be (a number, a boolean, a list of them). */
+type NotQueryValues<I> = I extends readonly unknown[]
+  ? never
+  : {
+      [K in keyof I & string]-?: TakesQueryValue<Exclude<I[K], undefined>> extends true ? never : K;
+    }[keyof I & string];
+
+/** Whether a query value (text, a list of texts, a record of them) may be a `T`. */
+type TakesQueryValue<T> = unknown extends T
+  ? true
+  : [Extract<T, string>] extends [never]
+    ? [Extract<T, object>] extends [never]
+      ? false
+      : [Extract<T, readonly unknown[]>] extends [never]
+        ? true
+        : Extract<T, readonly unknown[]> extends readonly (infer E)[]
+          ? TakesQueryValue<E>
+          : true
+    : true;
+
 /** One issue of a refused input: its path written `a.b.0` (empty for the whole), its message. */
 export interface InputIssue {
   path: string;
@@ -80,9 +113,9 @@ export class ValidationException extends HttpException {
  *
  * @example const user = await validInput(z.object({ name: z.string(), age: z.number() }));
  */
-export async function validInput<S extends StandardSchemaV1>(
-  schema: S & OfFields<S>,
-  source: 'get' | 'post' = 'post',
+export async function validInput<S extends StandardSchemaV1, From extends 'get' | 'post' = 'post'>(
+  schema: S & OfFields<S> & (From extends 'get' ? OfQuery<S> : unknown),
+  source: From = 'post' as From,
 ): Promise<SchemaOutput<S>> {
   const request = requireContext('validInput').request;
   const value =

@@ -143,6 +143,17 @@ export async function read(): Promise<void> {
   await validInput(z.object({ a: z.string() }).or(z.null()));
   const bare = { '~standard': { version: 1, vendor: 'x', validate: (value: unknown) => ({ value }) } } as const;
   await validInput(bare);
+  // A query's values are text: a number field refuses every query, a coerced one takes it.
+  await validInput(z.object({ page: z.number(), q: z.string() }), 'get');
+  await validInput(z.object({ page: z.number(), flags: z.array(z.boolean()).optional() }), 'get');
+  const query = z.object({
+    page: z.coerce.number(),
+    sort: z.enum(['asc', 'desc']),
+    tags: z.array(z.string()).optional(),
+    filter: z.object({ name: z.string() }).optional(),
+  });
+  await validInput(query, 'get');
+  await validInput(z.object({ page: z.number() }));
 }
 `,
     );
@@ -151,6 +162,11 @@ export async function read(): Promise<void> {
     // A schema of no object refuses every body and query: tsc says so.
     for (const line of [6, 7])
       expect(wrong.output).toMatch(new RegExp(`wrong\\.ts\\(${line},.*FieldsSchemaNeeded`));
-    expect(wrong.output.match(/error TS/g)).toHaveLength(3);
+    expect(wrong.output).toMatch(
+      /wrong\.ts\(15,.*query values are text: page cannot be one \(z\.coerce\)/,
+    );
+    expect(wrong.output).toMatch(/wrong\.ts\(16,.*query values are text: page cannot be one/);
+    expect(wrong.output).toMatch(/wrong\.ts\(16,.*query values are text: flags cannot be one/);
+    expect(wrong.output.match(/error TS/g)).toHaveLength(5);
   }, 60_000);
 });
