@@ -88,7 +88,7 @@ function formlessType(type: Ts.Type, checker: Ts.TypeChecker): Formless | undefi
   return type.flags & ts.TypeFlags.Object ? namedObject(type, checker, 0) : undefined;
 }
 
-/** A value JSON cannot write, or writes as `{}`, in what JSON writes of `type`, at `path`. */
+/** One look through the type of a route's value (`withinJson`). */
 interface Walk {
   checker: Ts.TypeChecker;
   /** The types looked into: each once, and no more than `MAX_WALKED`. */
@@ -113,8 +113,8 @@ const SENT_AS_THEY_ARE = new Set([
 /**
  * What JSON would lose or refuse inside the value a route returns (its properties, an array's
  * elements, a record's values): a `Map`, `Set`, iterator, `Error` or promise written as `{}`, a
- * bigint it throws for. A function or symbol there is left out by JSON, as a class's methods are: not
- * looked for. `path` names where (`.tags`, `[].at`).
+ * bigint it throws for. A function or symbol there is left out by JSON, as a class's methods
+ * are: not looked for. `path` names where (`.tags`, `[].at`).
  */
 function withinJson(type: Ts.Type, walk: Walk, path: string, depth: number): Formless | undefined {
   const { checker, seen } = walk;

@@ -27,7 +27,7 @@ export interface StandardIssue {
   readonly path?: readonly (PropertyKey | { readonly key: PropertyKey })[] | undefined;
 }
 
-/** The input type of a Standard Schema (`unknown` when it does not say). */
+/** The input type of a Standard Schema (`never` when it does not say). */
 type SchemaInput<S extends StandardSchemaV1> = NonNullable<S['~standard']['types']>['input'];
 
 type AnyFunction = (...args: never[]) => unknown;

@@ -73,7 +73,10 @@ type ValueOf<T, P extends string> = P extends keyof T ? T[P] : ParamValue;
 /** The names of `O`, a union or, for several, a tuple in order. */
 type NamesOf<O extends string | readonly string[]> = O extends readonly string[] ? O[number] : O;
 
-/** The optional parameters `O` by name: one (a name), or several in order, each given with those before it. */
+/**
+ * The optional parameters `O` by name: one (a name), or several in order, each given only with
+ * those before it.
+ */
 type OptionalParams<O extends string | readonly string[], T> = [O] extends [readonly string[]]
   ? GivenFirst<O, T>
   : { [P in O & string]?: ValueOf<T, P> };
@@ -130,7 +133,7 @@ export type UrlNamesAlone<Alone, Routes> = [keyof Alone] extends [never]
   ? string & ([keyof Routes] extends [never] ? NoNamedRoute : EveryNamedRouteHasParameters)
   : { [N in Extract<keyof Alone, string>]: N }[Extract<keyof Alone, string>];
 
-/** What `url()` takes as a name in an app none of whose routes is named (`.name()`, `'Class@method'`). */
+/** What `url()` takes as a name in an app none of whose routes has a name (`.name()`, `'A@b'`). */
 export interface NoNamedRoute {
   readonly 'no route of the app has a name': never;
 }
