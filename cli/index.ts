@@ -26,11 +26,20 @@ program
   .option('--check', 'write nothing; exit 1 if the generated module is out of date')
   .option('--quiet', 'print only problems')
   .option('--json', 'print one JSON object for tools (errors and warnings included)')
-  .action(async (options: { root: string; check?: boolean; quiet?: boolean; json?: boolean }) => {
-    process.exitCode = await run(async () =>
-      (await commands.build()).runBuild(options, processOutput),
-    );
-  });
+  .option('--strict', 'warnings fail the build (exit 1), as errors do: for CI')
+  .action(
+    async (options: {
+      root: string;
+      check?: boolean;
+      quiet?: boolean;
+      json?: boolean;
+      strict?: boolean;
+    }) => {
+      process.exitCode = await run(async () =>
+        (await commands.build()).runBuild(options, processOutput),
+      );
+    },
+  );
 
 program
   .command('watch')

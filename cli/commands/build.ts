@@ -9,9 +9,11 @@ export interface BuildCommandOptions {
   check?: boolean;
   quiet?: boolean;
   json?: boolean;
+  /** Warnings fail the build (exit 1), as errors do: for CI. */
+  strict?: boolean;
 }
 
-/** `course build [--root DIR] [--check]`: returns the exit code. */
+/** `course build [--root DIR] [--check] [--strict]`: returns the exit code. */
 export async function runBuild(options: BuildCommandOptions, out: Output): Promise<number> {
   // On a terminal, a build that takes more than a moment says it is working.
   const progress =
@@ -30,10 +32,12 @@ export async function runBuild(options: BuildCommandOptions, out: Output): Promi
   } finally {
     clearTimeout(progress);
   }
+  // With --strict, a warning fails the build as an error does (the module is written all the same).
+  const failed = options.strict === true && result.warnings.length > 0;
   if (options.json) {
     out.info(
       JSON.stringify({
-        ok: !(options.check && result.changed),
+        ok: !(options.check && result.changed) && !failed,
         output: result.config.outFile,
         closures: result.closures === undefined ? null : result.closuresFile,
         changed: result.changed,
@@ -44,9 +48,13 @@ export async function runBuild(options: BuildCommandOptions, out: Output): Promi
         warnings: result.warnings.map((w) => located(w, result.config.root)),
       }),
     );
-    return options.check && result.changed ? 1 : 0;
+    return (options.check && result.changed) || failed ? 1 : 0;
   }
   printDiagnostics(result.warnings, result.config.root, out);
+  if (failed)
+    out.error(
+      `build failed: ${count(result.warnings.length, 'warning')}, which --strict counts as errors`,
+    );
   const file = outputs(result);
   if (options.check) {
     if (result.changed) {
@@ -64,7 +72,7 @@ export async function runBuild(options: BuildCommandOptions, out: Output): Promi
     const verb = result.closures === undefined ? 'is' : 'are';
     if (!options.quiet)
       out.info(`${file} ${verb} up to date (${count(result.app.routes.length, 'route')})`);
-    return 0;
+    return failed ? 1 : 0;
   }
   if (!options.quiet) {
     const verb = result.written ? 'wrote' : 'unchanged';
@@ -72,7 +80,7 @@ export async function runBuild(options: BuildCommandOptions, out: Output): Promi
       `${verb} ${file}: ${count(result.app.routes.length, 'route')} from ${count(result.files.length, 'file')} in ${Math.round(result.milliseconds)} ms`,
     );
   }
-  return 0;
+  return failed ? 1 : 0;
 }
 
 /** The generated files, as a path from here: the module, and its closures when there are any. */

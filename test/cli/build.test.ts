@@ -56,6 +56,30 @@ describe('course build', () => {
     expect(readFileSync(closures(), 'utf8')).toContain("'one'");
   });
 
+  it('--strict fails the build on a warning, as on an error; without it, the build passes', async () => {
+    const app = writeApp({
+      'routes.ts': `import { Course } from 'course-router';
+Course.group({ prefix: '/teams/{team}' }, () => {
+  Course.get('/players/{id}', (id: string) => id);
+});
+`,
+    });
+    try {
+      const plain = await runCli(['build', '--root', app]);
+      expect([plain.code, plain.stderr]).toEqual([0, expect.stringMatching(/warning E_HANDLER/)]);
+      const strict = await runCli(['build', '--root', app, '--strict']);
+      expect(strict.code).toBe(1);
+      expect(strict.stderr).toMatch(
+        /warning E_HANDLER: the closure: its parameter id receives \{team\} of the group prefix[\s\S]*build failed: 1 warning, which --strict counts as errors\n$/,
+      );
+      expect((await runCli(['build', '--root', app, '--check', '--strict'])).code).toBe(1);
+      const json = await runCli(['build', '--root', app, '--json', '--strict']);
+      expect([json.code, JSON.parse(json.stdout).ok]).toEqual([1, false]);
+    } finally {
+      removeApp(app);
+    }
+  });
+
   it('--json reports the build for tools', async () => {
     const result = await runCli(['build', '--root', dir, '--json']);
     expect(JSON.parse(result.stdout)).toMatchObject({
