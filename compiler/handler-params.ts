@@ -134,7 +134,7 @@ export function checkHandlerParams(
           ? `give it one of the values ${d.typeText} takes, or declare ${d.name}: string`
           : value.name !== undefined && d.literal
             ? `give {${value.name}} a where() that writes out values ${d.typeText} takes${example(value.name, d.typeText)}, or declare ${d.name}: string`
-            : `${skip ? 'middleware arguments' : 'route parameters'} arrive as strings: ${IDENTIFIER.test(d.name) ? `declare ${d.name}: string` : 'take each as a string parameter'} and convert it`,
+            : `${skip ? 'middleware arguments' : 'route parameters'} arrive as strings: ${ts.isIdentifierText(d.name, ts.ScriptTarget.ES2022) ? `declare ${d.name}: string` : 'take each as a string parameter'} and convert it`,
       );
     } else if (value.optional && !d.takesUndefined) {
       diagnostics.error(
@@ -155,9 +155,6 @@ export function checkHandlerParams(
     }
   }
 }
-
-// A parameter's name, not a destructuring pattern (`{ id }`).
-const IDENTIFIER = /^[\p{L}\p{Nl}$_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$]*$/u;
 
 /** `where()` writing out the values of a union of string literals: ` (where('lang', 'en|fr'))`. */
 function example(name: string, typeText: string): string {

@@ -131,7 +131,7 @@ export type UrlNames<Routes> = [keyof Routes] extends [never]
  */
 export type UrlNamesAlone<Alone, Routes> = [keyof Alone] extends [never]
   ? string & ([keyof Routes] extends [never] ? NoNamedRoute : EveryNamedRouteHasParameters)
-  : { [N in Extract<keyof Alone, string>]: N }[Extract<keyof Alone, string>];
+  : UrlNames<Alone>;
 
 /** What `url()` takes as a name in an app none of whose routes has a name (`.name()`, `'A@b'`). */
 export interface NoNamedRoute {
