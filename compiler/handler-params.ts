@@ -134,7 +134,7 @@ export function checkHandlerParams(
           ? `give it one of the values ${d.typeText} takes, or declare ${d.name}: string`
           : value.name !== undefined && d.literal
             ? `give {${value.name}} a where() that writes out values ${d.typeText} takes${example(value.name, d.typeText)}, or declare ${d.name}: string`
-            : `${skip ? 'middleware arguments' : 'route parameters'} arrive as strings: ${ts.isIdentifierText(d.name, ts.ScriptTarget.ES2022) ? `declare ${d.name}: string` : 'take each as a string parameter'} and convert it`,
+            : `${skip ? 'middleware arguments' : 'route parameters'} arrive as strings: ${isIdentifier(d.name) ? `declare ${d.name}: string` : 'take each as a string parameter'} and convert it`,
       );
     } else if (value.optional && !d.takesUndefined) {
       diagnostics.error(
@@ -154,6 +154,19 @@ export function checkHandlerParams(
       );
     }
   }
+}
+
+/** Whether a parameter's name is one (`id`), not a pattern (`{ id }`): TypeScript's scanner says. */
+function isIdentifier(name: string): boolean {
+  return (
+    name !== '' &&
+    [...name].every((char, i) =>
+      (i === 0 ? ts.isIdentifierStart : ts.isIdentifierPart)(
+        char.codePointAt(0)!,
+        ts.ScriptTarget.ES2022,
+      ),
+    )
+  );
 }
 
 /** `where()` writing out the values of a union of string literals: ` (where('lang', 'en|fr'))`. */
