@@ -13,9 +13,9 @@ import { cutsAfterGrace, stopsGracefully } from './_graceful.js';
 const SERVER = readFileSync(path.join(ROOT, 'cli/templates/app/server.ts.tpl'), 'utf8');
 const ROUTES = `import { Course, type CourseApp } from 'course-router';
 Course.get('/', () => 'home');
-Course.get('/slow', async () => { await new Promise((r) => setTimeout(r, 800)); return 'slow done'; });
+Course.get('/slow', async () => { console.log('handling /slow'); await new Promise((r) => setTimeout(r, 800)); return 'slow done'; });
 Course.get('/endless', () => new Promise(() => {}));
-Course.get('/stuck', () => new Promise(() => setInterval(() => {}, 1000)));
+Course.get('/stuck', () => { console.log('handling /stuck'); return new Promise(() => setInterval(() => {}, 1000)); });
 `;
 
 let dir: string;
@@ -28,15 +28,16 @@ afterAll(() => removeApp(dir));
 describe("`course init`'s server on SIGTERM", () => {
   it('finishes the request in flight, closes idle connections, refuses new ones, exits 0', async () => {
     const port = await freePort();
-    const child = await startServer(dir, port);
-    const answer = await stopsGracefully(child, port, '/slow');
+    const { child, output } = await startServer(dir, port);
+    const answer = await stopsGracefully(child, port, '/slow', output);
     expect([answer.status, await answer.text()]).toEqual([200, 'slow done']);
     expect(answer.headers.get('connection')).toBe('close');
   }, 20_000);
 
   it('cuts a request still running after 10 s, and exits 0 though its timer runs on', async () => {
     const port = await freePort();
-    await cutsAfterGrace(await startServer(dir, port), port, '/stuck');
+    const { child, output } = await startServer(dir, port);
+    await cutsAfterGrace(child, port, '/stuck', output);
   }, 30_000);
 });
 
@@ -86,7 +87,11 @@ async function listening(app: CourseApp): Promise<number> {
   return typeof address === 'object' && address ? address.port : 0;
 }
 
-function startServer(cwd: string, port: number): Promise<ChildProcess> {
+/** `course init`'s server.ts on `port`, once it listens, with what it has printed so far. */
+function startServer(
+  cwd: string,
+  port: number,
+): Promise<{ child: ChildProcess; output: () => string }> {
   // tsx's loader in the server's own process: tsx's command runs the server in a child and, when
   // that child is slow to say it took a signal (30 ms, on a loaded machine), kills it.
   const child = spawn(
@@ -98,14 +103,16 @@ function startServer(cwd: string, port: number): Promise<ChildProcess> {
     ],
     { cwd, env: { ...process.env, HOST: '127.0.0.1', PORT: String(port) }, stdio: 'pipe' },
   );
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  let output = '';
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes(`Listening on http://127.0.0.1:${port}`)) resolve(child);
+      output += chunk.toString();
+      if (output.includes(`Listening on http://127.0.0.1:${port}`))
+        resolve({ child, output: () => output });
     });
     child.once('exit', (code) =>
-      reject(new Error(`server exited with ${String(code)}: ${stderr}`)),
+      reject(new Error(`server exited with ${String(code)}: ${output}`)),
     );
   });
 }

@@ -17,10 +17,14 @@ import { runtimeBinary } from './_runtimes.js';
 
 const SLOW = `
 Course.get('/slow', async () => {
+  console.log('handling /slow');
   await new Promise((resolve) => setTimeout(resolve, 1500));
   return 'slow done';
 });
-Course.get('/stuck', () => new Promise(() => setInterval(() => {}, 1000)));
+Course.get('/stuck', () => {
+  console.log('handling /stuck');
+  return new Promise(() => setInterval(() => {}, 1000));
+});
 `;
 const work: string[] = [];
 const children: ChildProcess[] = [];
