@@ -208,10 +208,18 @@ function jsonFields(text: string): Record<string, unknown> {
  * body is read in.
  */
 export function mediaType(contentType: string): string {
+  // The type a client sent last is nearly always the one it sends next: compared, not cut,
+  // trimmed and lower-cased again.
+  if (contentType === lastType) return lastMedia;
   const semicolon = contentType.indexOf(';');
   const media = semicolon === -1 ? contentType : contentType.slice(0, semicolon);
-  return media.trim().toLowerCase();
+  lastMedia = media.trim().toLowerCase();
+  lastType = contentType;
+  return lastMedia;
 }
+
+let lastType = '';
+let lastMedia = '';
 
 /** Whether a media type (`mediaType`'s) is a form's: urlencoded or multipart. */
 export function isForm(media: string): boolean {

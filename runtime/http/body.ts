@@ -362,13 +362,14 @@ const LENGTH = /^(\d+)(?:[\t ]*,[\t ]*\1)*$/;
 /** The declared `Content-Length`: `undefined` when there is none, `NaN` when it is malformed. */
 function declaredLength(value: string | null): number | undefined {
   if (value === null) return undefined;
-  // Digits alone, as nearly every client sends it: no regex (its backreference costs Bun 0.2 µs).
-  let digits = value.length > 0 && value.length < 16;
-  for (let i = 0; digits && i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    digits = code >= 48 && code <= 57;
+  // Digits alone, as nearly every client sends it: no regex (its backreference costs Bun 0.2 µs),
+  // and no `Number()` of the text, which reads it again.
+  let number = value.length > 0 && value.length < 16 ? 0 : NaN;
+  for (let i = 0; i < value.length && number === number; i++) {
+    const digit = value.charCodeAt(i) - 48;
+    number = digit >= 0 && digit <= 9 ? number * 10 + digit : NaN;
   }
-  if (digits) return Number(value);
+  if (number === number) return number;
   const length = LENGTH.exec(value);
   return length === null ? NaN : Number(length[1]);
 }

@@ -89,7 +89,13 @@ const FORM_VERBS = ['POST', ...SPOOFABLE];
 export const MAX_PARAM_LENGTH = 1000;
 /** Longest request target the adapters accept; longer is a 414. */
 export const MAX_TARGET_LENGTH = 8 * 1024;
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Whether the router reads a body for `method`: POST, PUT, PATCH, DELETE. */
+function hasBody(method: string): boolean {
+  // Compared, not looked up in a `Set`: a runtime's verb is a new string, which a `Set` hashes
+  // each time (0.05 µs a request on Bun).
+  return method === 'POST' || method === 'PUT' || method === 'PATCH' || method === 'DELETE';
+}
 
 /**
  * Serves the request of `scope`; a promise it returns has the adapter's answer (`settle`) and
@@ -235,7 +241,7 @@ function route(
   for (const value of hit.params)
     if (value !== undefined && value.length > longest) throw new HttpException(414);
   if (
-    BODY_METHODS.has(request.originalMethod) ||
+    hasBody(request.originalMethod) ||
     table.csrfVerifier !== undefined ||
     hit.route.middleware.length > 0
   )
@@ -291,7 +297,7 @@ async function guarded(
   const { table, options, request, response } = context;
   try {
     if (table.csrfVerifier) await new table.csrfVerifier().handle(request as never);
-    if (BODY_METHODS.has(request.originalMethod)) await request.loadInput(options.multipartLimit);
+    if (hasBody(request.originalMethod)) await request.loadInput(options.multipartLimit);
     let outcome: Outcome | undefined;
     const middleware = hit.route.middleware;
     for (let i = 0; i < middleware.length && outcome === undefined; i++) {
