@@ -14,7 +14,7 @@ const SERVER = readFileSync(path.join(ROOT, 'cli/templates/app/server.ts.tpl'), 
 const ROUTES = `import { Course, type CourseApp } from 'course-router';
 Course.get('/', () => 'home');
 Course.get('/slow', async () => { console.log('handling /slow'); await new Promise((r) => setTimeout(r, 800)); return 'slow done'; });
-Course.get('/endless', () => new Promise(() => {}));
+Course.get('/endless', () => { (globalThis as { endless?: boolean }).endless = true; return new Promise(() => {}); });
 Course.get('/stuck', () => { console.log('handling /stuck'); return new Promise(() => setInterval(() => {}, 1000)); });
 `;
 
@@ -61,7 +61,9 @@ describe('app.close(grace)', () => {
     const app = Course.start(await importTable(dir));
     const port = await listening(app);
     const endless = fetch(`http://127.0.0.1:${port}/endless`).catch((error: Error) => error);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // In flight once its handler has begun: a loaded machine may not have read it after 100 ms.
+    const begun = globalThis as { endless?: boolean };
+    while (!begun.endless) await new Promise((resolve) => setTimeout(resolve, 20));
     const start = Date.now();
     await app.close(300);
     expect(Date.now() - start).toBeGreaterThanOrEqual(250);

@@ -117,7 +117,7 @@ describe('Fetch: a body that stalls', () => {
       const ms = performance.now() - start;
       expect([response.status, response.headers.get('connection')], type).toEqual([408, 'close']);
       expect(ms, type).toBeGreaterThan(450);
-      expect(ms, type).toBeLessThan(1500);
+      expect(ms, type).toBeLessThan(4000);
       expect(cancelled(), type).toBe(true);
     }
   });
@@ -133,7 +133,7 @@ describe('Fetch: a body that stalls', () => {
     const ms = performance.now() - start;
     expect([response.status, response.headers.get('connection')]).toEqual([408, 'close']);
     expect(ms).toBeGreaterThan(450);
-    expect(ms).toBeLessThan(1500);
+    expect(ms).toBeLessThan(4000);
   });
 
   it('ends when the request is aborted (the client went), its stream cancelled', async () => {
@@ -144,7 +144,8 @@ describe('Fetch: a body that stalls', () => {
     setTimeout(() => controller.abort(), 100);
     const start = performance.now();
     expect((await answer).status).toBe(400);
-    expect(performance.now() - start).toBeLessThan(1000);
+    // Not the 60 s requestTimeout: the abort ended it (a loaded machine may take a while more).
+    expect(performance.now() - start).toBeLessThan(4000);
     expect(cancelled()).toBe(true);
   });
 
