@@ -24,7 +24,69 @@ export function literalValues(regex: string, caseless = false): string[] | undef
   return [...new Set(values)];
 }
 
+/**
+ * Whether a parameter regex (as embedded) matches decimal digits alone, one at least: `[0-9]+`,
+ * `\\d{4}`, `[1-9][0-9]*`, `(?:0|[1-9]\\d*)`. Its handler's parameter may then be typed
+ * `` `${number}` ``. `false` for anything the walk does not read as such (an assertion, a
+ * backreference, a class with other characters).
+ */
+export function digitsOnly(regex: string): boolean {
+  let ast: ReturnType<typeof regexpTree.parse>;
+  try {
+    ast = regexpTree.parse(`/${delimited(regex)}/u`);
+  } catch {
+    return false;
+  }
+  return (digitsLength(ast.body as RegexNode | null) ?? 0) > 0;
+}
+
 // --- internal ---
+
+/** The fewest characters `node` matches when it matches digits alone; `undefined` otherwise. */
+function digitsLength(node: RegexNode | null | undefined): number | undefined {
+  if (node === null || node === undefined) return 0;
+  switch (node.type) {
+    case 'Disjunction': {
+      const left = digitsLength(node.left);
+      const right = left === undefined ? undefined : digitsLength(node.right);
+      return right === undefined ? undefined : Math.min(left!, right);
+    }
+    case 'Alternative': {
+      let total = 0;
+      for (const part of node.expressions ?? []) {
+        const length = digitsLength(part);
+        if (length === undefined) return undefined;
+        total += length;
+      }
+      return total;
+    }
+    case 'Group':
+      return digitsLength(node.expression);
+    case 'Repetition': {
+      const once = digitsLength(node.expression);
+      const kind = node.quantifier?.kind;
+      if (once === undefined) return undefined;
+      if (kind === '+') return once;
+      if (kind === 'Range') return once * (node.quantifier?.from ?? 0);
+      return 0;
+    }
+    case 'CharacterClass':
+      return !node.negative && (node.expressions ?? []).every(isDigits) ? 1 : undefined;
+    case 'Char':
+      return isDigits(node) ? 1 : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** A `Char` of a digit or `\\d`, or a range of digits (`0-9`, `1-9`). */
+function isDigits(node: RegexNode): boolean {
+  if (node.type === 'ClassRange') return isDigits(node.from!) && isDigits(node.to!);
+  if (node.type !== 'Char') return false;
+  if (node.kind === 'meta') return node.value === '\\d';
+  const symbol = node.symbol ?? node.value;
+  return symbol !== undefined && symbol >= '0' && symbol <= '9' && symbol.length === 1;
+}
 
 /** The parts of regexp-tree's nodes read here. */
 interface RegexNode {
@@ -38,7 +100,9 @@ interface RegexNode {
   right?: RegexNode | null;
   expression?: RegexNode | null;
   expressions?: RegexNode[];
-  quantifier?: { kind: string; greedy: boolean };
+  quantifier?: { kind: string; greedy: boolean; from?: number };
+  from?: RegexNode;
+  to?: RegexNode;
 }
 
 /** What `node` matches, when it is a few strings written out. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { literalValues } from '../../compiler/literal-values.js';
+import { digitsOnly, literalValues } from '../../compiler/literal-values.js';
 import { embedRegex } from '../../compiler/regex.js';
 
 /** The values of a `where()` regex, read from it as the build embeds it. */
@@ -68,5 +68,45 @@ describe('literalValues: the values a parameter regex writes out', () => {
 
   it('a regex with iu folds more than ASCII letters: a string', () => {
     expect(valuesOf(/en|fr/iu)).toBeUndefined();
+  });
+});
+
+describe('digitsOnly: a parameter regex a `${number}` parameter may take', () => {
+  it.each([
+    '[0-9]+',
+    '\\d+',
+    '\\d{4}',
+    '\\d{2,}',
+    '[1-9][0-9]*',
+    '(?:0|[1-9]\\d*)',
+    '^\\d+$',
+    /\d+/i,
+  ])('%s: digits alone, one at least', (regex) => {
+    const embedded = embedRegex(regex);
+    if (!embedded.ok) throw new Error(embedded.reason);
+    expect(digitsOnly(embedded.source)).toBe(true);
+    // The regex as the matcher runs it takes no empty value and no character but a digit.
+    const running = new RegExp(`^(?:${embedded.source})$`, embedded.caseless ? 'iu' : 'u');
+    expect(running.test('2024')).toBe(true);
+    const others = ['', 'a', '1a', 'a1', ' 1', '1 ', '-1', '+1', '1.5', '1e3', '0x1', '١', '٣٣'];
+    expect(others.filter((s) => running.test(s))).toEqual([]);
+  });
+
+  it.each([
+    '[0-9]*',
+    '\\d?',
+    '\\d{0,3}',
+    '[0-9a-f]+',
+    '\\w+',
+    '[^0-9]+',
+    '\\d+|x',
+    '.+',
+    '[0-9]+\\.[0-9]+',
+    '[0-9]+(?=a)',
+    '-?\\d+',
+  ])('%s: not digits alone', (regex) => {
+    const embedded = embedRegex(regex);
+    if (!embedded.ok) throw new Error(embedded.reason);
+    expect(digitsOnly(embedded.source)).toBe(false);
   });
 });

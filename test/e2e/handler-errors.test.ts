@@ -26,6 +26,7 @@ const SHOP = `export class Shop {
   pairOk(...[a, b]: [string, string?]) { return a + b; }
   enumed(lang: Lang) { return lang; }
   generic<T extends string>(id: T) { return id; }
+  numeral(id: \`\${number}\`) { return Number(id); }
 }
 export enum Lang { en = 'en', fr = 'fr' }
 `;
@@ -89,6 +90,9 @@ Course.get('/ba/{lang}', 'Shop@enumed').where('lang', 'en|de');
 Course.group({ prefix: '/bb', exceptionHandler: ['Handlers\\\\Narrow', 'Handlers\\\\Swapped'] }, () => {
   Course.get('/bc', () => 'bc').addMiddleware('Middleware\\\\Native');
 });
+Course.get('/bd/{id}', 'Shop@numeral');
+Course.get('/be/{id}', 'Shop@numeral').where('id', '[0-9a-f]+');
+Course.get('/bf/{id}', 'Shop@numeral').where('id', '[0-9]*');
 `;
 
 // Guards that answer "go on" with true: a middleware's value answers the request.
@@ -130,6 +134,9 @@ Course.get('/z', (): Tree => ({ name: 'root', children: [] }));
 Course.get('/za', () => [new Point(1)]);
 Course.get('/zc/{lang}', 'Shop@enumed').where('lang', 'en|fr');
 Course.get('/zd/{id}', 'Shop@generic');
+Course.get('/ze/{id}', 'Shop@numeral').where('id', '[0-9]+');
+Course.get('/zf/{id}', 'Shop@numeral').where('id', '(?:0|[1-9]\\\\d*)');
+Course.get('/zg/{year}/{id}', (year: \`\${number}\`, id: \`\${number}\`) => year + id).where({ year: '\\\\d{4}', id: '\\\\d+' });
 Course.get('/zb', () => ({ big: String(10n), on: () => 1, bytes: new Uint8Array(2).length }));
 `;
 
@@ -211,7 +218,7 @@ const SHOP_FILE = 'app/Components/Controller/Shop.ts';
 describe('a handler parameter that cannot take what the route gives is a build error', () => {
   it('fails the build, every mismatch reported at once', () => {
     expect(failing.code).toBe(1);
-    expect(failing.stderr).toContain('build failed: 52 errors');
+    expect(failing.stderr).toContain('build failed: 55 errors');
   });
 
   it("'Class@method': a parameter typed number, at the route call and the method's declaration", () => {
@@ -375,6 +382,17 @@ describe('a handler parameter that cannot take what the route gives is a build e
       /routes\.ts:52:8: error E_HANDLER: Shop@enumed: its parameter lang: Lang cannot take \{lang\}, which its where\(\) lets be "de"/,
     );
     expect(correct.stderr).not.toMatch(/Shop@enumed|Shop@generic/);
+  });
+
+  it('a `${number}` takes a parameter whose where() matches digits alone, and only that', () => {
+    const numeral = (line: number, what: string, hint: string) =>
+      `routes.ts:${line}:8: error E_HANDLER: Shop@numeral: its parameter id: \`\${number}\` cannot take {id}, ${what} (declared at ${SHOP_FILE}:21:11)\n` +
+      `  hint: ${hint}`;
+    const digits = "give {id} a where() of digits (where('id', '[0-9]+')), or declare id: string";
+    expect(failing.stderr).toContain(numeral(56, 'a string', digits));
+    expect(failing.stderr).toContain(numeral(57, 'a string', digits));
+    expect(failing.stderr).toContain(numeral(58, 'a string', digits));
+    expect(correct.stderr).not.toMatch(/Shop@numeral|routes\.ts:3[234]:/);
   });
 
   it('a destructured parameter: the hint names no declaration it cannot have', () => {
