@@ -229,6 +229,9 @@ export function isForm(media: string): boolean {
 // A structured syntax suffix (RFC 6839): `application/problem+json`.
 const JSON_SUFFIX = /^application\/[!#$%&'*.^_`|~0-9a-z-]+\+json$/;
 
+// The longest header text whose parameters are read: 16 KiB.
+const MAX_PARAMETERS = 16 * 1024;
+
 // One parameter of a media type (RFC 9110 §5.6.6): `; name=value`, the value a token or a quoted
 // string, which may hold `;` and `=`. Read in turn from the first `;`, linearly.
 const PARAMETER =
@@ -248,6 +251,9 @@ function parameters(type: string): Parameters {
   const read: Parameters = { values: new Map(), unreadable: false, twice: undefined };
   let at = type.indexOf(';');
   if (at === -1) return read;
+  // Past what a header may hold (node:http's bound, and busboy's for a part's header), they are
+  // not read: Bun's regex engine takes half a second over one quoted value of 300 KB.
+  if (type.length > MAX_PARAMETERS) return { ...read, unreadable: true };
   while (at < type.length) {
     PARAMETER.lastIndex = at;
     const match = PARAMETER.exec(type);
