@@ -20,8 +20,8 @@ export interface Delivered {
   value?: string;
   /** The values it may be, when its `where()` regex writes them out (`ParamSpec.values`). */
   values?: readonly string[];
-  /** Its `where()` regex matches decimal digits alone (`[0-9]+`: `digitsOnly`). */
-  digits?: boolean;
+  /** Its regex, as embedded (`ParamSpec.regex`): one of digits alone takes a `${number}`. */
+  regex?: string;
   /** When it is `undefined`, for messages [when the URL leaves it out]. */
   absent?: string;
 }
@@ -34,7 +34,7 @@ export function deliveredOf(draft: RouteDraft): Delivered[] {
     optional: p.optional,
     what: `{${p.name}${p.optional ? '?' : ''}}${own.has(p.name) ? '' : from}`,
     values: p.values,
-    digits: digitsOnly(p.regex),
+    regex: p.regex,
   });
   // A `setMatch()` route matches by its regex: its URL's placeholders are filled only when the
   // URL's pattern matches the request too.
@@ -138,7 +138,7 @@ export function checkHandlerParams(
           ? `give it one of the values ${d.typeText} takes, or declare ${d.name}: string`
           : value.name !== undefined && d.literal
             ? `give {${value.name}} a where() that writes out values ${d.typeText} takes${example(value.name, d.typeText)}, or declare ${d.name}: string`
-            : value.name !== undefined && NUMERALS.every((text) => d.takesText(text))
+            : value.name !== undefined && numeric(d)
               ? `give {${value.name}} a where() of digits (where('${value.name}', '[0-9]+')), or declare ${d.name}: string`
               : `${skip ? 'middleware arguments' : 'route parameters'} arrive as strings: ${isIdentifier(d.name) ? `declare ${d.name}: string` : 'take each as a string parameter'} and convert it`,
       );
@@ -188,7 +188,7 @@ function example(name: string, typeText: string): string {
 function takesValue(d: Declared, v: Delivered): boolean {
   if (d.takesString) return true;
   if (v.value !== undefined) return d.takesText(v.value);
-  if (v.digits && NUMERALS.every((text) => d.takesText(text))) return true;
+  if (numeric(d) && v.regex !== undefined && digitsOnly(v.regex)) return true;
   return v.values !== undefined && v.values.every((value) => d.takesText(value));
 }
 
@@ -196,6 +196,11 @@ function takesValue(d: Declared, v: Delivered): boolean {
 // `007` to tsc): a leading zero, several digits. A numeral too long for a double (309 digits) is
 // no `${number}` to tsc either; a `where()` of digits is taken as one all the same, as meant.
 const NUMERALS = ['0', '007', '1234567890'];
+
+/** Whether `d`'s type takes every numeral (`NUMERALS`). */
+function numeric(d: Declared): boolean {
+  return NUMERALS.every((text) => d.takesText(text));
+}
 
 /** The function-like declaration of a class's instance method (an arrow property too). */
 export function methodDeclaration(classNode: Node, method: string): HandlerDeclaration | undefined {
