@@ -26,7 +26,7 @@ export function literalValues(regex: string, caseless = false): string[] | undef
 
 /**
  * Whether a parameter regex (as embedded) matches decimal digits alone, one at least: `[0-9]+`,
- * `\\d{4}`, `[1-9][0-9]*`, `(?:0|[1-9]\\d*)`. Its handler's parameter may then be typed
+ * `\d{4}`, `[1-9][0-9]*`, `(?:0|[1-9]\d*)`. Its handler's parameter may then be typed
  * `` `${number}` ``. `false` for anything the walk does not read as such (an assertion, a
  * backreference, a class with other characters).
  */
@@ -79,7 +79,7 @@ function digitsLength(node: RegexNode | null | undefined): number | undefined {
   }
 }
 
-/** A `Char` of a digit or `\\d`, or a range of digits (`0-9`, `1-9`). */
+/** A `Char` of a digit or `\d`, or a range of digits (`0-9`, `1-9`). */
 function isDigits(node: RegexNode): boolean {
   if (node.type === 'ClassRange') return isDigits(node.from!) && isDigits(node.to!);
   if (node.type !== 'Char') return false;
