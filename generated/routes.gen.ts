@@ -466,8 +466,8 @@ export interface AppRouteParams {
 export interface AppHandlerParams {
   home: [];
   hello: [name: string | undefined];
-  'user.show': [id: string];
-  'user.posts': [id: string, slug: string | undefined];
+  'user.show': [id: `${number}`];
+  'user.posts': [id: `${number}`, slug: string | undefined];
   contact: [];
   'photos.index': [];
   'photos.create': [];
@@ -482,15 +482,15 @@ export interface AppHandlerParams {
   'account.dashboard': [account: string];
   limited: [];
   'admin.dashboard': [];
-  'admin.users.show': [id: string];
-  'api.photo': [id: string];
-  'UserController@show': [id: string];
-  'UserController@posts': [id: string, slug: string | undefined];
+  'admin.users.show': [id: `${number}`];
+  'api.photo': [id: `${number}`];
+  'UserController@show': [id: `${number}`];
+  'UserController@posts': [id: `${number}`, slug: string | undefined];
   'HomeController@contact': [];
   'PhotoController@index': [];
   'PhotoController@create': [];
   'PhotoController@store': [];
-  'PhotoController@show': [id: string];
+  'PhotoController@show': [id: string] | [id: `${number}`];
   'PhotoController@edit': [id: string];
   'PhotoController@update': [id: string];
   'PhotoController@destroy': [id: string];

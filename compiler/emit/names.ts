@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { CompiledApp, ParamSpec, PatternToken, RouteRecord } from '../types.js';
 import { code, printed, type Chunk } from './_chunk.js';
 import { key, rowsCall, str } from './_print.js';
+import { digitsOnly } from '../literal-values.js';
 
 /**
  * URL templates by route name and by `'Class@method'` (the first route wins), and the
@@ -201,9 +202,12 @@ function urlParamsType(route: RouteRecord): string {
     : `UrlParamsOf<${union(required)}, ${optionals}>`;
 }
 
-/** What a handler receives for a parameter: one of the values its `where()` writes out, or a string. */
+/**
+ * What a handler receives for a parameter: one of the values its `where()` writes out, a numeral
+ * when it matches digits alone, or a string.
+ */
 function handlerType(param: ParamSpec): string {
-  return param.values?.map(str).join(' | ') ?? 'string';
+  return param.values?.map(str).join(' | ') ?? (digitsOnly(param.regex) ? '`${number}`' : 'string');
 }
 
 /**

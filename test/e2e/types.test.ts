@@ -46,6 +46,10 @@ export const e: RouteParams<'user.show'> = [5];
 export const f: RouteParams<'post'> = [undefined, 'x'];
 // @ts-expect-error no such route
 export type G = RouteParams<'no.such.route'>;
+// A where() of digits alone: a numeral.
+export const h: RouteParams<'invoice'> = ['0042'];
+// @ts-expect-error what [0-9]+ matches is a numeral
+export const i: RouteParams<'invoice'> = ['42a'];
 `,
   'params-package.ts': `import type { RouteParams } from 'course-router';
 export const a: RouteParams<'user.show'> = ['5'];
@@ -270,6 +274,7 @@ Course.get('/{lang}/v{version}/{draft?}', 'Users@show')
 Course.get('/maybe/{x}', 'Users@show').where('x', 'a|').name('maybe');
 Course.get('/shop/{type?}/{size?}', 'Users@show').where('size', 's|m|l').name('shop');
 Course.get('/opt/{a?}/{b?}/{c?}', 'Users@show').name('opt');
+Course.get('/invoice/{number}', 'Users@show').where('number', '[0-9]+').name('invoice');
 `,
     'app/Components/Controller/Users.ts':
       'export class Users {\n  show(): string {\n    return "";\n  }\n}\n',
@@ -366,6 +371,7 @@ describe('url() is checked by tsc against the generated routes', () => {
       '"docs"',
       '"edition"',
       '"home"',
+      '"invoice"',
       '"maybe"',
       '"opt"',
       '"post"',
