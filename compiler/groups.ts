@@ -8,6 +8,7 @@ import type {
 } from 'course-router/internal';
 import type { Diagnostics } from './errors.js';
 import { joinUrl, parsePattern, patternRegex } from './pattern.js';
+import { regexValues } from './literal-values.js';
 import { embedRegex } from './regex.js';
 import type { DomainSpec, PatternToken } from './types.js';
 
@@ -93,7 +94,14 @@ export function domainOf(
       return null;
     }
     token.regex = embedded.source;
-    params.push({ name: token.name, optional: token.optional, regex: embedded.source });
+    // Matched in any case: no values written out, but digits are digits in any case.
+    const { digits } = regexValues(embedded.source, true);
+    params.push({
+      name: token.name,
+      optional: token.optional,
+      regex: embedded.source,
+      ...(digits ? { digits } : {}),
+    });
   }
   const regex = patternRegex(tokens).replace(/\\\/\?\$$/, '$');
   return { pattern, tokens, params, regex };

@@ -3,7 +3,6 @@ import type { ts as Ts } from 'ts-morph';
 import { Node, ts, type ParameterDeclaration } from './_ts-morph.js';
 import type { SourceLocation } from 'course-router/internal';
 import type { Diagnostics } from './errors.js';
-import { digitsOnly } from './literal-values.js';
 import type { RouteDraft } from './normalize.js';
 import type { ParamSpec } from './types.js';
 import type { SourceIndex } from './source-index.js';
@@ -20,8 +19,8 @@ export interface Delivered {
   value?: string;
   /** The values it may be, when its `where()` regex writes them out (`ParamSpec.values`). */
   values?: readonly string[];
-  /** Its regex, as embedded (`ParamSpec.regex`): one of digits alone takes a `${number}`. */
-  regex?: string;
+  /** Its regex matches digits alone (`ParamSpec.digits`): a `${number}` takes it. */
+  digits?: true;
   /** When it is `undefined`, for messages [when the URL leaves it out]. */
   absent?: string;
 }
@@ -34,7 +33,7 @@ export function deliveredOf(draft: RouteDraft): Delivered[] {
     optional: p.optional,
     what: `{${p.name}${p.optional ? '?' : ''}}${own.has(p.name) ? '' : from}`,
     values: p.values,
-    regex: p.regex,
+    digits: p.digits,
   });
   // A `setMatch()` route matches by its regex: its URL's placeholders are filled only when the
   // URL's pattern matches the request too.
@@ -188,7 +187,7 @@ function example(name: string, typeText: string): string {
 function takesValue(d: Declared, v: Delivered): boolean {
   if (d.takesString) return true;
   if (v.value !== undefined) return d.takesText(v.value);
-  if (numeric(d) && v.regex !== undefined && digitsOnly(v.regex)) return true;
+  if (v.digits && numeric(d)) return true;
   return v.values !== undefined && v.values.every((value) => d.takesText(value));
 }
 

@@ -4,57 +4,45 @@ import { delimited } from './regex.js';
 // More values than this are typed `string`: a type listing them would say less than the regex.
 const MOST_VALUES = 32;
 
+/** What the build reads of a parameter regex: see `regexValues`. */
+export interface RegexValues {
+  /** The values it writes out (`en|fr`); none when it does not. */
+  values?: string[];
+  /** It matches decimal digits alone, one at least: its handler's parameter may be a numeral. */
+  digits?: true;
+}
+
 /**
- * The values a parameter regex (`ParamSpec.regex`, as embedded) matches, when it writes them out:
- * `en|fr`, `(?:draft|published)`, `v[12]`, `items?`. Its handler's parameter may then be typed
- * with their literals, and `url()` takes only them. `undefined` for any other regex (a range, a
- * class such as `\d`, a repetition), one that matches case-insensitively, more than 32 values,
- * and a value holding `%` (the router reads the path's escapes before the regex).
+ * What a parameter regex (`ParamSpec.regex`, as embedded) lets the build type, from one parse:
+ *
+ * - `values`, when it writes them out: `en|fr`, `(?:draft|published)`, `v[12]`, `items?`. Its
+ *   handler's parameter may then be typed with their literals, and `url()` takes only them. None
+ *   for any other regex (a range, a class such as `\d`, a repetition), one that matches
+ *   case-insensitively (`caseless`), more than 32 values, and a value holding `%` (the router
+ *   reads the path's escapes before the regex).
+ * - `digits`, when it matches decimal digits alone, one at least: `[0-9]+`, `\d{4}`,
+ *   `[1-9][0-9]*`, `(?:0|[1-9]\d*)`. Its handler's parameter may then be typed
+ *   `` `${number}` ``. Not for anything the walk does not read as such (an assertion, a
+ *   backreference, a class with other characters).
  */
-export function literalValues(regex: string, caseless = false): string[] | undefined {
-  if (caseless) return undefined;
+export function regexValues(regex: string, caseless = false): RegexValues {
   let ast: ReturnType<typeof regexpTree.parse>;
   try {
     ast = regexpTree.parse(`/${delimited(regex)}/u`);
   } catch {
-    return undefined;
+    return {};
   }
-  const values = valuesOf(ast.body as RegexNode | null);
-  if (values === undefined || values.some((value) => value.includes('%'))) return undefined;
-  return [...new Set(values)];
+  const body = ast.body as RegexNode | null;
+  const facts: RegexValues = {};
+  const values = caseless ? undefined : valuesOf(body);
+  if (values !== undefined && !values.some((value) => value.includes('%')))
+    facts.values = [...new Set(values)];
+  // Digits match in any case: a caseless regex of digits is one still.
+  if ((digitsLength(body) ?? 0) > 0) facts.digits = true;
+  return facts;
 }
-
-/**
- * Whether a parameter regex (as embedded) matches decimal digits alone, one at least: `[0-9]+`,
- * `\d{4}`, `[1-9][0-9]*`, `(?:0|[1-9]\d*)`. Its handler's parameter may then be typed
- * `` `${number}` ``. `false` for anything the walk does not read as such (an assertion, a
- * backreference, a class with other characters).
- */
-export function digitsOnly(regex: string): boolean {
-  // One that names no digit matches none (`[^/]+`, every route's default): no parse (60 µs).
-  if (!MENTIONS_DIGITS.test(regex)) return false;
-  let digits = digitRegexes.get(regex);
-  if (digits === undefined) {
-    let ast: ReturnType<typeof regexpTree.parse> | undefined;
-    try {
-      ast = regexpTree.parse(`/${delimited(regex)}/u`);
-    } catch {
-      ast = undefined;
-    }
-    digits = ast !== undefined && (digitsLength(ast.body as RegexNode | null) ?? 0) > 0;
-    // `course watch` builds again and again: the regexes of old edits are let go.
-    if (digitRegexes.size >= 1000) digitRegexes.clear();
-    digitRegexes.set(regex, digits);
-  }
-  return digits;
-}
-
-// By regex: an app's routes share a few (`[0-9]+` on each resource).
-const digitRegexes = new Map<string, boolean>();
 
 // --- internal ---
-
-const MENTIONS_DIGITS = /[0-9]|\\d/;
 
 /** The fewest characters `node` matches when it matches digits alone; `undefined` otherwise. */
 function digitsLength(node: RegexNode | null | undefined): number | undefined {

@@ -22,7 +22,7 @@ import {
 } from './groups.js';
 import { translateMatch } from './match-regex.js';
 import { joinUrl, parsePattern, patternRegex } from './pattern.js';
-import { literalValues } from './literal-values.js';
+import { regexValues } from './literal-values.js';
 import { embedRegex } from './regex.js';
 import { runningRegexes, type RunningRegex } from './regex-gate.js';
 import { regexSafety } from './regex-safety.js';
@@ -145,13 +145,12 @@ function normalizeRoute(
     token.regex = embedded.source;
     if (embedded.caseless) token.caseless = true;
     const { name, optional, regex, caseless } = token;
-    const values = literalValues(regex, caseless);
     params.push({
       name,
       optional,
       regex,
       ...(caseless ? { caseless } : {}),
-      ...(values ? { values } : {}),
+      ...regexValues(regex, caseless),
     });
     paramLocs.set(token.name, chosen.loc);
   }

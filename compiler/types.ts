@@ -73,10 +73,12 @@ export interface ParamSpec {
   /** The regex was given with `i`: it runs with `iu`, and `u` otherwise. */
   caseless?: boolean;
   /**
-   * The values the regex writes out (`en|fr`: `literalValues`), one of which the handler
+   * The values the regex writes out (`en|fr`: `regexValues`), one of which the handler
    * receives; none for a domain's parameter, matched in any case.
    */
   values?: string[];
+  /** The regex matches decimal digits alone, one at least: the handler receives a numeral. */
+  digits?: true;
 }
 
 /**

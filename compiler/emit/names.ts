@@ -2,7 +2,6 @@ import path from 'node:path';
 import type { CompiledApp, ParamSpec, PatternToken, RouteRecord } from '../types.js';
 import { code, printed, type Chunk } from './_chunk.js';
 import { key, rowsCall, str } from './_print.js';
-import { digitsOnly } from '../literal-values.js';
 
 /**
  * URL templates by route name and by `'Class@method'` (the first route wins), and the
@@ -207,7 +206,7 @@ function urlParamsType(route: RouteRecord): string {
  * when it matches digits alone, or a string.
  */
 function handlerType(param: ParamSpec): string {
-  return param.values?.map(str).join(' | ') ?? (digitsOnly(param.regex) ? '`${number}`' : 'string');
+  return param.values?.map(str).join(' | ') ?? (param.digits ? '`${number}`' : 'string');
 }
 
 /**

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { digitsOnly, literalValues } from '../../compiler/literal-values.js';
+import { regexValues } from '../../compiler/literal-values.js';
 import { embedRegex } from '../../compiler/regex.js';
 
 /** The values of a `where()` regex, read from it as the build embeds it. */
 function valuesOf(regex: string | RegExp): string[] | undefined {
   const embedded = embedRegex(regex);
   if (!embedded.ok) throw new Error(embedded.reason);
-  return literalValues(embedded.source, embedded.caseless);
+  return regexValues(embedded.source, embedded.caseless).values;
 }
 
 /** Every string of up to two characters from `alphabet`, and each of `values` changed a little. */
@@ -22,7 +22,7 @@ function near(values: readonly string[], alphabet: string): string[] {
   return [...short, ...changed];
 }
 
-describe('literalValues: the values a parameter regex writes out', () => {
+describe('regexValues: the values a parameter regex writes out', () => {
   it.each([
     ['en|fr', ['en', 'fr']],
     ['(?:draft|published)', ['draft', 'published']],
@@ -71,7 +71,7 @@ describe('literalValues: the values a parameter regex writes out', () => {
   });
 });
 
-describe('digitsOnly: a parameter regex a `${number}` parameter may take', () => {
+describe('regexValues: the digits a `${number}` parameter may take', () => {
   it.each([
     '[0-9]+',
     '\\d+',
@@ -84,7 +84,7 @@ describe('digitsOnly: a parameter regex a `${number}` parameter may take', () =>
   ])('%s: digits alone, one at least', (regex) => {
     const embedded = embedRegex(regex);
     if (!embedded.ok) throw new Error(embedded.reason);
-    expect(digitsOnly(embedded.source)).toBe(true);
+    expect(regexValues(embedded.source, embedded.caseless).digits).toBe(true);
     // The regex as the matcher runs it takes no empty value and no character but a digit.
     const running = new RegExp(`^(?:${embedded.source})$`, embedded.caseless ? 'iu' : 'u');
     expect(running.test('2024')).toBe(true);
@@ -107,6 +107,6 @@ describe('digitsOnly: a parameter regex a `${number}` parameter may take', () =>
   ])('%s: not digits alone', (regex) => {
     const embedded = embedRegex(regex);
     if (!embedded.ok) throw new Error(embedded.reason);
-    expect(digitsOnly(embedded.source)).toBe(false);
+    expect(regexValues(embedded.source, embedded.caseless).digits).toBeUndefined();
   });
 });

@@ -50,6 +50,10 @@ export type G = RouteParams<'no.such.route'>;
 export const h: RouteParams<'invoice'> = ['0042'];
 // @ts-expect-error what [0-9]+ matches is a numeral
 export const i: RouteParams<'invoice'> = ['42a'];
+// A domain's parameter of digits alone: a numeral too.
+export const j: RouteParams<'shard.ping'> = ['7'];
+// @ts-expect-error what the domain's [0-9]+ matches is a numeral
+export const k: RouteParams<'shard.ping'> = ['x7'];
 `,
   'params-package.ts': `import type { RouteParams } from 'course-router';
 export const a: RouteParams<'user.show'> = ['5'];
@@ -275,6 +279,9 @@ Course.get('/maybe/{x}', 'Users@show').where('x', 'a|').name('maybe');
 Course.get('/shop/{type?}/{size?}', 'Users@show').where('size', 's|m|l').name('shop');
 Course.get('/opt/{a?}/{b?}/{c?}', 'Users@show').name('opt');
 Course.get('/invoice/{number}', 'Users@show').where('number', '[0-9]+').name('invoice');
+Course.group({ domain: '{shard}.db.example.com', where: { shard: '[0-9]+' } }, () => {
+  Course.get('/ping', 'Users@show').name('shard.ping');
+});
 `,
     'app/Components/Controller/Users.ts':
       'export class Users {\n  show(): string {\n    return "";\n  }\n}\n',
@@ -375,6 +382,7 @@ describe('url() is checked by tsc against the generated routes', () => {
       '"maybe"',
       '"opt"',
       '"post"',
+      '"shard.ping"',
       '"shop"',
       '"team"',
       '"user.show"',
