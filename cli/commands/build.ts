@@ -51,11 +51,14 @@ export async function runBuild(options: BuildCommandOptions, out: Output): Promi
     return (options.check && result.changed) || failed ? 1 : 0;
   }
   printDiagnostics(result.warnings, result.config.root, out);
-  if (failed)
-    out.error(
-      `build failed: ${count(result.warnings.length, 'warning')}, which --strict counts as errors`,
-    );
   const file = outputs(result);
+  // Said last, after what was written: the last line is the build's verdict.
+  const verdict = (written: string) =>
+    failed
+      ? out.error(
+          `build failed: ${count(result.warnings.length, 'warning')}, which --strict counts as errors${written}`,
+        )
+      : undefined;
   if (options.check) {
     if (result.changed) {
       const missing = result.stale.filter((file) => !existsSync(file));
@@ -72,6 +75,7 @@ export async function runBuild(options: BuildCommandOptions, out: Output): Promi
     const verb = result.closures === undefined ? 'is' : 'are';
     if (!options.quiet)
       out.info(`${file} ${verb} up to date (${count(result.app.routes.length, 'route')})`);
+    verdict('');
     return failed ? 1 : 0;
   }
   if (!options.quiet) {
@@ -80,6 +84,8 @@ export async function runBuild(options: BuildCommandOptions, out: Output): Promi
       `${verb} ${file}: ${count(result.app.routes.length, 'route')} from ${count(result.files.length, 'file')} in ${Math.round(result.milliseconds)} ms`,
     );
   }
+  // A warning does not stop the module being written, as tsc emits despite its errors.
+  verdict(result.written ? ` (${file} written all the same, as a warning allows)` : '');
   return failed ? 1 : 0;
 }
 
