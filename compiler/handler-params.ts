@@ -73,6 +73,8 @@ interface Declared {
   takesUndefined: boolean;
   /** The type as written, for messages. */
   typeText: string;
+  /** Not annotated: tsc types it from the route's own URL (a closure's parameter). */
+  inferred: boolean;
 }
 
 /** The function-like node whose parameters a handler declares. */
@@ -131,7 +133,7 @@ export function checkHandlerParams(
       const untaken = value.values?.find((v) => !d.takesText(v));
       diagnostics.error(
         'E_HANDLER',
-        `${label}: its parameter ${d.name}: ${d.typeText} cannot take ${value.what}, ${untaken === undefined ? 'a string' : `which its where() lets be ${JSON.stringify(untaken)}`} (${where(d)})`,
+        `${label}: its parameter ${d.name}: ${d.typeText} cannot take ${value.what}, ${untaken !== undefined ? `which its where() lets be ${JSON.stringify(untaken)}` : value.digits ? 'a string of digits' : 'a string'} (${where(d)})`,
         loc,
         value.value !== undefined && d.literal
           ? `give it one of the values ${d.typeText} takes, or declare ${d.name}: string`
@@ -139,16 +141,26 @@ export function checkHandlerParams(
             ? `give {${value.name}} a where() that writes out values ${d.typeText} takes${example(value.name, d.typeText)}, or declare ${d.name}: string`
             : value.name !== undefined && numeric(d)
               ? `give {${value.name}} a where() of digits (where('${value.name}', '[0-9]+')), or declare ${d.name}: string`
-              : `${skip ? 'middleware arguments' : 'route parameters'} arrive as strings: ${isIdentifier(d.name) ? `declare ${d.name}: string` : 'take each as a string parameter'} and convert it`,
+              : `${skip ? 'middleware arguments' : 'route parameters'} arrive as strings: ${isIdentifier(d.name) ? `declare ${d.name}: string${value.digits ? ' (or `${number}`: its where() matches digits alone)' : ''}` : 'take each as a string parameter'} and convert it`,
       );
     } else if (value.optional && !d.takesUndefined) {
       diagnostics.error(
         'E_HANDLER',
         `${label}: its parameter ${d.name}: ${d.typeText} cannot take ${value.what}, which is undefined ${value.absent ?? 'when the URL leaves it out'} (${where(d)})`,
         loc,
-        value.absent === undefined
-          ? `declare ${d.name}?: string, or give it a default (${d.name} = '…')`
-          : `declare ${d.name}: string | undefined`,
+        d.inferred
+          ? annotate(delivered)
+          : value.absent === undefined
+            ? `declare ${d.name}?: string, or give it a default (${d.name} = '…')`
+            : `declare ${d.name}: string | undefined`,
+      );
+    } else if (d.inferred && d.takesUndefined && !value.optional) {
+      // tsc types it by its position in the route's own URL, where a group's parameter is.
+      diagnostics.warn(
+        'E_HANDLER',
+        `${label}: its parameter ${d.name}: ${d.typeText} receives ${value.what}, which is never undefined: tsc sees only the route's own URL (${where(d)})`,
+        loc,
+        annotate(delivered),
       );
     } else if (value.name !== undefined && value.name !== d.name) {
       diagnostics.warn(
@@ -159,6 +171,24 @@ export function checkHandlerParams(
       );
     }
   }
+}
+
+/**
+ * The hint for a closure whose parameters tsc types from the route's own URL when a group's
+ * come first: each of them annotated, as the route delivers them.
+ */
+function annotate(delivered: readonly Delivered[]): string {
+  const names = delivered.map((v, i) => v.name ?? `capture${i + 1}`);
+  // `?` only where no required parameter follows: TypeScript allows no other.
+  const lastRequired = delivered.findLastIndex((v) => !v.optional);
+  const params = delivered.map((v, i) =>
+    !v.optional
+      ? `${names[i]}: string`
+      : i > lastRequired
+        ? `${names[i]}?: string`
+        : `${names[i]}: string | undefined`,
+  );
+  return `annotate the closure's parameters: (${params.join(', ')})`;
 }
 
 /** Whether a parameter's name is one (`id`), not a pattern (`{ id }`): TypeScript's scanner says. */
@@ -361,14 +391,20 @@ function describe(p: ParameterDeclaration, checker: Ts.TypeChecker): Declared[] 
   }
   const optional = p.hasQuestionToken() || p.hasInitializer();
   const type = declaredType(p, rest, checker);
+  // An unannotated method's parameter is `any`: not typed by the route.
+  const inferred =
+    typeNode === undefined &&
+    !p.hasInitializer() &&
+    type !== undefined &&
+    (type.flags & ts.TypeFlags.Any) === 0;
   const typeText =
     typeNode?.getText() ??
     (type === undefined
       ? 'any'
-      : p.hasInitializer()
-        ? checker.typeToString(type)
-        : `${checker.typeToString(type)} (as the route's own URL types it)`);
-  return [declare(p.getName(), loc, type, { rest, optional, typeText }, checker)];
+      : inferred
+        ? `${checker.typeToString(type)} (as the route's own URL types it)`
+        : checker.typeToString(type));
+  return [declare(p.getName(), loc, type, { rest, optional, typeText, inferred }, checker)];
 }
 
 /** The elements of a rest parameter's tuple, each a parameter, named as the tuple or pattern names it. */
@@ -409,7 +445,7 @@ function declare(
   name: string,
   loc: SourceLocation,
   type: Ts.Type | undefined,
-  how: { rest: boolean; optional: boolean; typeText: string },
+  how: { rest: boolean; optional: boolean; typeText: string; inferred?: boolean },
   checker: Ts.TypeChecker,
 ): Declared {
   // A type parameter (`<T extends string>(id: T)`) takes what its constraint takes.
@@ -438,6 +474,7 @@ function declare(
       (type.isStringLiteral() || (type.isUnion() && type.types.some((t) => t.isStringLiteral()))),
     takesUndefined: how.optional || takes(checker.getUndefinedType()),
     typeText: how.typeText,
+    inferred: how.inferred === true,
   };
 }
 

@@ -93,6 +93,7 @@ Course.group({ prefix: '/bb', exceptionHandler: ['Handlers\\\\Narrow', 'Handlers
 Course.get('/bd/{id}', 'Shop@numeral');
 Course.get('/be/{id}', 'Shop@numeral').where('id', '[0-9a-f]+');
 Course.get('/bf/{id}', 'Shop@numeral').where('id', '[0-9]*');
+Course.get('/bg/{id}', 'Shop@byNumber').where('id', '[0-9]+');
 `;
 
 // Guards that answer "go on" with true: a middleware's value answers the request.
@@ -138,6 +139,9 @@ Course.get('/ze/{id}', 'Shop@numeral').where('id', '[0-9]+');
 Course.get('/zf/{id}', 'Shop@numeral').where('id', '(?:0|[1-9]\\\\d*)');
 Course.get('/zg/{year}/{id}', (year: \`\${number}\`, id: \`\${number}\`) => year + id).where({ year: '\\\\d{4}', id: '\\\\d+' });
 Course.get('/zb', () => ({ big: String(10n), on: () => 1, bytes: new Uint8Array(2).length }));
+Course.group({ prefix: '/zh/{team}' }, () => {
+  Course.get('/up/{period?}', (team) => team.toUpperCase());
+});
 `;
 
 let failing: { dir: string; stderr: string; code: number };
@@ -218,7 +222,7 @@ const SHOP_FILE = 'app/Components/Controller/Shop.ts';
 describe('a handler parameter that cannot take what the route gives is a build error', () => {
   it('fails the build, every mismatch reported at once', () => {
     expect(failing.code).toBe(1);
-    expect(failing.stderr).toContain('build failed: 55 errors');
+    expect(failing.stderr).toContain('build failed: 56 errors');
   });
 
   it("'Class@method': a parameter typed number, at the route call and the method's declaration", () => {
@@ -392,7 +396,7 @@ describe('a handler parameter that cannot take what the route gives is a build e
     expect(failing.stderr).toContain(numeral(56, 'a string', digits));
     expect(failing.stderr).toContain(numeral(57, 'a string', digits));
     expect(failing.stderr).toContain(numeral(58, 'a string', digits));
-    expect(correct.stderr).not.toMatch(/Shop@numeral|routes\.ts:3[234]:/);
+    expect(correct.stderr).not.toMatch(/Shop@numeral|routes\.ts:(?:28|29|30):/);
   });
 
   it('a destructured parameter: the hint names no declaration it cannot have', () => {
@@ -487,9 +491,16 @@ describe('a handler parameter that cannot take what the route gives is a build e
     // `{pid?}`, which a request to /n/acme/p leaves undefined.
     expect(failing.stderr).toContain(
       "routes.ts:17:10: error E_HANDLER: the closure: its parameter pid: string (as the route's own URL types it) cannot take {pid?}, which is undefined when the URL leaves it out (declared at routes.ts:17:33)\n" +
-        "  hint: declare pid?: string, or give it a default (pid = '…')",
+        "  hint: annotate the closure's parameters: (org: string, pid?: string)",
     );
     expect(failing.stderr).not.toContain('its parameter org');
+  });
+
+  it('a number for a where() of digits: the hint names `${number}` too', () => {
+    expect(failing.stderr).toContain(
+      `routes.ts:59:8: error E_HANDLER: Shop@byNumber: its parameter id: number cannot take {id}, a string of digits (declared at ${SHOP_FILE}:2:12)\n` +
+        '  hint: route parameters arrive as strings: declare id: string (or `${number}`: its where() matches digits alone) and convert it\n',
+    );
   });
 });
 
@@ -497,7 +508,16 @@ describe('correct handlers build; a parameter receiving another name is a warnin
   it('builds, the only warnings those of parameters named after another', () => {
     expect(correct.code, correct.stderr).toBe(0);
     expect(correct.stderr).not.toContain('error');
-    expect(correct.stderr.match(/warning E_HANDLER/g)).toHaveLength(2);
+    expect(correct.stderr.match(/warning E_HANDLER/g)).toHaveLength(3);
+  });
+
+  it('an unannotated closure parameter tsc types undefined from the route URL, where the group gives a string', () => {
+    // tsc types `team` by the first position of `/up/{period?}`: `team.toUpperCase()` is a tsc
+    // error, though the route always gives it.
+    expect(correct.stderr).toContain(
+      "routes.ts:33:10: warning E_HANDLER: the closure: its parameter team: string | undefined (as the route's own URL types it) receives {team} of the group prefix, which is never undefined: tsc sees only the route's own URL (declared at routes.ts:33:32)\n" +
+        "  hint: annotate the closure's parameters: (team: string, period?: string)\n",
+    );
   });
 
   it('a middleware argument its handle() has no parameter for: not used, a warning', () => {
