@@ -163,11 +163,11 @@ export function parseBody(request: CourseRequest, multipartLimit: number): Promi
     const media = request.mediaType();
     if (media === 'application/x-www-form-urlencoded') {
       checkCharset(request.contentType());
-      return request.text().then((text) => fields(request, parseFields(text)));
+      return request.readText((text) => fields(request, parseFields(text)));
     }
     if (media === 'application/json' || JSON_SUFFIX.test(media)) {
       checkCharset(request.contentType());
-      return request.text().then((text) => fields(request, jsonFields(text)));
+      return request.readText((text) => fields(request, jsonFields(text)));
     }
     if (media === 'multipart/form-data') {
       // The boundary is case-sensitive: busboy gets the header as sent.

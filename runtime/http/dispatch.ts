@@ -17,7 +17,7 @@ import {
 import { answerPreflight, corsOnError, hasCors, tableHasCors } from '../features/cors.js';
 import { boot } from './boot.js';
 import { allowedHost, badHost } from './host.js';
-import { isForm } from '../features/input.js';
+import { isForm, type ParsedBody } from '../features/input.js';
 import { logError } from './log.js';
 import { normalizePath } from './path.js';
 import type { CourseRequest } from './request.js';
@@ -165,8 +165,10 @@ async function prepared(context: RequestContext): Promise<Outcome> {
       // check: a 404, a 405 or a cross-site form is refused before its body is read.
       const take = routeFor(context);
       if (FORM_VERBS.some((verb) => take(verb) !== undefined)) {
-        await earlyCsrf(context, take);
-        await spoof(request, options);
+        // Each `await` is a promise and a turn of the microtask queue: none for a check not made.
+        const checked = earlyCsrf(context, take);
+        if (checked !== undefined) await checked;
+        spoof(request, await request.loadInput(options.multipartLimit));
       }
     }
     return await route(context, 0);
@@ -179,20 +181,23 @@ async function prepared(context: RequestContext): Promise<Outcome> {
  * The CSRF check of a form POST before its body is read for `_method`, when none of the routes
  * it could reach (`take`, for each of `FORM_VERBS`) has `Cors` (which may allow the form's origin,
  * once the route is known). It runs again once the route is found, with the same answer.
+ * What the verifier's `handle` returned (a promise to await), `undefined` when there is no check
+ * to make: no promise for an app without CSRF.
  */
-async function earlyCsrf(
+function earlyCsrf(
   context: RequestContext,
   take: (method: string) => MatchHit | undefined,
-): Promise<void> {
+): unknown {
   const { table, request } = context;
-  if (table.csrfVerifier === undefined) return;
-  if (tableHasCors(table) && FORM_VERBS.some((verb) => hasCors(take(verb)))) return;
-  await new table.csrfVerifier().handle(request as never);
+  const Verifier = table.csrfVerifier;
+  if (Verifier === undefined) return undefined;
+  if (tableHasCors(table) && FORM_VERBS.some((verb) => hasCors(take(verb)))) return undefined;
+  return new Verifier().handle(request as never);
 }
 
-/** `_method` from a POSTed form: PUT, PATCH or DELETE. */
-async function spoof(request: CourseRequest, options: StartOptions): Promise<void> {
-  const field = (await request.loadInput(options.multipartLimit)).post['_method'];
+/** `_method` from a POSTed form (`parsed`, its body): PUT, PATCH or DELETE. */
+function spoof(request: CourseRequest, parsed: ParsedBody): void {
+  const field = parsed.post['_method'];
   const method = typeof field === 'string' ? field.toUpperCase() : undefined;
   if (method && SPOOFABLE.has(method)) request.method = method;
 }
@@ -297,7 +302,9 @@ async function guarded(
   const { table, options, request, response } = context;
   try {
     if (table.csrfVerifier) await new table.csrfVerifier().handle(request as never);
-    if (hasBody(request.originalMethod)) await request.loadInput(options.multipartLimit);
+    // A form's body may be parsed already, for its `_method`: not awaited again.
+    if (hasBody(request.originalMethod) && request.parsed === undefined)
+      await request.loadInput(options.multipartLimit);
     let outcome: Outcome | undefined;
     const middleware = hit.route.middleware;
     for (let i = 0; i < middleware.length && outcome === undefined; i++) {

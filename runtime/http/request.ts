@@ -217,6 +217,17 @@ export class CourseRequest {
   }
 
   /**
+   * @internal `then` of the body's text, in the step that decodes it when the adapter reads bytes
+   * (node:http): one promise fewer than `text().then(then)`, whose text is not kept (`text()`
+   * decodes the bytes again).
+   */
+  readText<T>(then: (text: string) => T): Promise<T> {
+    return this.#text === undefined && this.#source.text === undefined
+      ? this.body().then((bytes) => then(utf8(bytes)))
+      : this.text().then(then);
+  }
+
+  /**
    * Parses the body (urlencoded, JSON, multipart) once; the router does it before middleware
    * for requests with a body, so `input()` is synchronous.
    */
