@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { Node } from './_ts-morph.js';
 import { locationOf } from './closures.js';
+import { checkTopLevelUrl } from './top-level-url.js';
 import { classRefParts, nearest } from 'course-router/internal';
 import type { SourceLocation } from 'course-router/internal';
 import type { ResolvedConfig } from './config.js';
@@ -54,6 +55,8 @@ export function findClass(
     return undefined;
   }
   if (!parses(file, index, diagnostics)) return undefined;
+  // Named by a string, the module is read, not run, by the build.
+  checkTopLevelUrl(file, config.root, index, diagnostics);
   const name = fqn.slice(fqn.lastIndexOf('\\') + 1);
   const found = index.exportedClassIn(file, name);
   if (!found) {

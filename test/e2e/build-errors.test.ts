@@ -289,6 +289,40 @@ describe('build errors name file:line:col and what to do', () => {
     );
   });
 
+  it("E_LOAD: url() run as a class's module loads, which the server imports before the routes exist", async () => {
+    // The build reads a class named by a string without running it: each url() that would run
+    // as the server loads the module (top level, a static initializer or block) is an error at
+    // its call; one in a method, an arrow or an instance's initializer runs per request.
+    const stderr = await failingBuild(
+      `\nCourse.get('/', 'Home@index').name('home');\nCourse.get('/m', () => 'm').addMiddleware('Middleware\\\\Gate');\n`,
+      {
+        'app/Components/Controller/Home.ts': `import { url } from 'course-router';
+import * as routes from '../../../generated/routes.gen.js';
+const HOME = url('home');
+export class Home {
+  static self = routes.url('home');
+  static { url('home'); }
+  link = url('home');
+  index() { return url('home') + HOME + (() => routes.url('home'))(); }
+}
+`,
+        'app/Middleware/Gate.ts': `import { url as link } from 'course-router';
+export class Gate { handle() { return undefined; } }
+link('home');
+`,
+      },
+    );
+    const at = (file: string, place: string) =>
+      `${file}:${place}: error E_LOAD: url() runs as ${file} loads, before the routes exist: the server would fail to start\n` +
+      "  hint: call it inside a function or method (a route's, a middleware's handle()), where it runs per request\n";
+    const home = 'app/Components/Controller/Home.ts';
+    expect(stderr).toContain(at(home, '3:14'));
+    expect(stderr).toContain(at(home, '5:17'));
+    expect(stderr).toContain(at(home, '6:12'));
+    expect(stderr).toContain(at('app/Middleware/Gate.ts', '3:1'));
+    expect(stderr.match(/error E_LOAD/g)).toHaveLength(4);
+  });
+
   it('E_LOAD: a package that is not installed, at its import', async () => {
     const stderr = await failingBuild(`import 'no-such-package';\nCourse.get('/', 'Shop@show');\n`);
     expect(stderr).toContain(
