@@ -8,7 +8,7 @@ import { expandRoutes } from './expand.js';
 import { BuildError, Diagnostics, RouteDefinitionError } from './errors.js';
 import { formatChunks } from './format.js';
 import { loadRoutes } from './load.js';
-import { normalizeHandlerGroups, normalizeRoutes } from './normalize.js';
+import { normalizeGroups, normalizeRoutes } from './normalize.js';
 import { checkGroupWhere } from './where-names.js';
 import { resolveApp } from './resolve.js';
 import { SourceIndex } from './source-index.js';
@@ -107,8 +107,11 @@ export async function compile(
   const drafts = normalizeRoutes(definitions, config, diagnostics);
   validateDrafts(drafts, config.root, diagnostics);
   checkGroupWhere(loaded.recording.groups, drafts, diagnostics);
-  const handlerGroups = normalizeHandlerGroups(loaded.recording, diagnostics);
-  const app = resolveApp(drafts, handlerGroups, loaded.recording, config, index, diagnostics);
+  const groups = {
+    handlers: normalizeGroups(loaded.recording, 'exceptionHandler', diagnostics),
+    middleware: normalizeGroups(loaded.recording, 'middleware', diagnostics),
+  };
+  const app = resolveApp(drafts, groups, loaded.recording, config, index, diagnostics);
   validateShadowing(app.routes, config.root, diagnostics);
   diagnostics.inOrder();
   if (diagnostics.errors.length > 0) throw new BuildError(diagnostics.errors, config.root);

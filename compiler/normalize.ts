@@ -52,10 +52,11 @@ export interface RouteDraft {
 }
 
 /** A group with exception handlers, which see the errors of the requests under it. */
-export interface HandlerGroupDraft {
+/** A group's prefix and domain, with its own exception handlers or middleware (`normalizeGroups`). */
+export interface GroupDraft {
   prefix: string;
   domain: DomainSpec | undefined;
-  handlers: SitedReference[];
+  references: SitedReference[];
 }
 
 /** Merges groups into each route: URL, parameters and regexes, name, namespace, middleware. */
@@ -73,16 +74,19 @@ export function normalizeRoutes(
 }
 
 /**
- * Groups with exception handlers, most specific first: the deepest, then the longest
- * prefix, then in registration order.
+ * Groups with exception handlers (`exceptionHandler`) or middleware of their own (`middleware`),
+ * most specific first: the deepest, then the longest prefix, then in registration order. What
+ * covers a request no route takes: its errors go to the handlers, and its answer has the
+ * headers of a `Cors` middleware.
  */
-export function normalizeHandlerGroups(
+export function normalizeGroups(
   recording: Recording,
+  attribute: 'exceptionHandler' | 'middleware',
   diagnostics: Diagnostics,
-): HandlerGroupDraft[] {
-  const out: (HandlerGroupDraft & { depth: number; id: number })[] = [];
+): GroupDraft[] {
+  const out: (GroupDraft & { depth: number; id: number })[] = [];
   for (const group of recording.groups) {
-    if (toList(group.attributes.exceptionHandler).length === 0) continue;
+    if (toList(group.attributes[attribute]).length === 0) continue;
     const chain = groupChain(group);
     const prefix = prefixRegex(chain, group.basepath);
     const domain = domainOf(chain, diagnostics);
@@ -90,7 +94,7 @@ export function normalizeHandlerGroups(
     out.push({
       prefix,
       domain,
-      handlers: groupReferences([group], 'exceptionHandler'),
+      references: groupReferences([group], attribute),
       depth: chain.length,
       id: group.id,
     });

@@ -3,6 +3,7 @@ import { callbackParts } from 'course-router/internal';
 import type { Recording, SourceLocation } from 'course-router/internal';
 import { checkMethod, findClass, parses, resolveReference, valueLocation } from './classes.js';
 import { closureDeps, locationOf } from './closures.js';
+import { mayBeCors } from './cors-classes.js';
 import {
   checkHandlerParams,
   checkLeadingParams,
@@ -18,7 +19,7 @@ import type { ResolvedConfig } from './config.js';
 import { formatLocation, type Diagnostics } from './errors.js';
 import type { SitedReference } from './groups.js';
 import { LeftOutRoutes } from './left-out.js';
-import type { HandlerGroupDraft, RouteDraft } from './normalize.js';
+import type { GroupDraft, RouteDraft } from './normalize.js';
 import type { FoundClass, SourceIndex } from './source-index.js';
 import type {
   ClassRefResolved,
@@ -36,7 +37,7 @@ import type {
  */
 export function resolveApp(
   drafts: readonly RouteDraft[],
-  handlerGroups: readonly HandlerGroupDraft[],
+  groups: { handlers: readonly GroupDraft[]; middleware: readonly GroupDraft[] },
   recording: Recording,
   config: ResolvedConfig,
   index: SourceIndex,
@@ -46,6 +47,7 @@ export function resolveApp(
     root: config.root,
     routes: [],
     handlerGroups: [],
+    corsGroups: [],
     bootManagers: [],
     csrfVerifier: undefined,
     errorRedirect: undefined,
@@ -60,10 +62,19 @@ export function resolveApp(
     if (record) app.routes.push(record);
   }
   leftOut.report(diagnostics);
-  for (const group of handlerGroups) {
-    const handlers = references.all(group.handlers, 'handleError');
-    handlers?.forEach((h, i) => references.checkExceptionHandler(h, group.handlers[i]!));
-    if (handlers) app.handlerGroups.push({ prefix: group.prefix, domain: group.domain, handlers });
+  for (const group of groups.handlers) {
+    const handlers = references.all(group.references, 'handleError');
+    handlers?.forEach((h, i) => references.checkExceptionHandler(h, group.references[i]!));
+    if (handlers)
+      app.handlerGroups.push({ prefix: group.prefix, domain: group.domain, classes: handlers });
+  }
+  // The routes resolved and checked each group's middleware already.
+  for (const group of groups.middleware) {
+    const cors = (references.all(group.references, 'handle') ?? []).filter((m) =>
+      mayBeCors(m.class, index),
+    );
+    if (cors.length > 0)
+      app.corsGroups.push({ prefix: group.prefix, domain: group.domain, classes: cors });
   }
   const router = recording.router;
   const bootReferences = router.bootManagers.map(argumentReference);

@@ -45,11 +45,12 @@ export interface MatchSpec {
 }
 
 /** Groups with exception handlers, for requests that match no route. */
-export interface HandlerGroup {
+/** A group that covers a request no route takes: its exception handlers, or its `Cors` middleware. */
+export interface ClassGroup {
   /** Anchored regex of the group's prefix (followed by `/` or the end). */
   prefix: string;
   domain: DomainSpec | undefined;
-  handlers: ClassRefResolved[];
+  classes: ClassRefResolved[];
 }
 
 /** One piece of a URL pattern. */
@@ -139,8 +140,10 @@ export interface HoistedConstant {
 export interface CompiledApp {
   root: string;
   routes: RouteRecord[];
-  /** Handler groups, innermost first, for unmatched requests. */
-  handlerGroups: HandlerGroup[];
+  /** Groups with exception handlers, innermost first, for unmatched requests. */
+  handlerGroups: ClassGroup[];
+  /** Groups with middleware that may be `Cors`, innermost first: a 404's CORS headers. */
+  corsGroups: ClassGroup[];
   bootManagers: ClassRefResolved[];
   csrfVerifier: ClassRefResolved | undefined;
   /** `Course.error(true, url)`. */

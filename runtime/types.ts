@@ -88,6 +88,11 @@ export interface RouteTable {
   readonly usesHost?: boolean;
   /** Exception handlers of the groups whose prefix and domain match a request (innermost first). */
   readonly handlersFor?: (path: string, host: string) => readonly Instantiable<HandlerInstance>[];
+  /**
+   * Middleware that may be `Cors` of the groups whose prefix and domain match a request
+   * (innermost first): a request no route takes is answered with the first `Cors`'s headers.
+   */
+  readonly corsFor?: (path: string, host: string) => readonly unknown[];
   readonly bootManagers?: readonly Instantiable<{ boot(router: never, request: never): unknown }>[];
   readonly csrfVerifier?: Instantiable<{ handle(request: never): unknown }>;
   /** `Course.error(true, url)`: unmatched requests are redirected here. */

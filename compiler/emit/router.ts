@@ -1,4 +1,4 @@
-import type { CompiledApp } from '../types.js';
+import type { ClassGroup, CompiledApp } from '../types.js';
 import { code, type Chunk } from './_chunk.js';
 import type { EmitContext } from './_context.js';
 import { HOST_FLAGS } from '../groups.js';
@@ -11,12 +11,8 @@ import { COMPILER_VERSION } from '../version.js';
  * verifier, the error redirect, and the table itself.
  */
 export function emitRouter(app: CompiledApp, context: EmitContext): Chunk[] {
-  const groups = app.handlerGroups.map((g) => {
-    const handlers = `[${g.handlers.map((h) => context.classLocal(h.class)).join(', ')}]`;
-    if (g.domain === undefined) return `[${regexLiteral(g.prefix)}, undefined, ${handlers}]`;
-    const host = regexLiteral(g.domain.regex, HOST_FLAGS);
-    return `[${regexLiteral(g.prefix)}, ${host}, ${handlers}, ${JSON.stringify(hostBound(g.domain.tokens))}]`;
-  });
+  const groups = app.handlerGroups.map((g) => groupRow(g, context));
+  const corsGroups = app.corsGroups.map((g) => groupRow(g, context));
   const fields = [
     'match',
     'allowed',
@@ -27,6 +23,9 @@ export function emitRouter(app: CompiledApp, context: EmitContext): Chunk[] {
     ...(groups.length === 0
       ? []
       : [`handlersFor: (path: string, host: string) => handlersOf($handlerGroups, path, host)`]),
+    ...(corsGroups.length === 0
+      ? []
+      : [`corsFor: (path: string, host: string) => handlersOf($corsGroups, path, host)`]),
     `bootManagers: [${app.bootManagers.map((b) => context.classLocal(b.class)).join(', ')}]`,
     `csrfVerifier: ${app.csrfVerifier ? context.classLocal(app.csrfVerifier.class) : 'undefined'}`,
     `errorRedirect: ${app.errorRedirect === undefined ? 'undefined' : str(app.errorRedirect)}`,
@@ -38,6 +37,12 @@ export function emitRouter(app: CompiledApp, context: EmitContext): Chunk[] {
       : [
           code(`/** Groups with exception handlers, innermost first: an error goes to those around its request. */
 const $handlerGroups: HandlerGroup[] = [${groups.join(', ')}];`),
+        ]),
+    ...(corsGroups.length === 0
+      ? []
+      : [
+          code(`/** Groups with middleware that may be Cors, innermost first: a request no route takes gets its headers. */
+const $corsGroups: HandlerGroup<unknown>[] = [${corsGroups.join(', ')}];`),
         ]),
     code(`const table = defineRoutes($routes, { ${fields.join(', ')} });
 export default table;
@@ -62,4 +67,14 @@ function routesTable(): typeof table {
   return table;
 }`),
   ];
+}
+
+// --- internal ---
+
+/** A group's row of the table: its prefix regex, host (and its bound), classes. */
+function groupRow(group: ClassGroup, context: EmitContext): string {
+  const classes = `[${group.classes.map((c) => context.classLocal(c.class)).join(', ')}]`;
+  if (group.domain === undefined) return `[${regexLiteral(group.prefix)}, undefined, ${classes}]`;
+  const host = regexLiteral(group.domain.regex, HOST_FLAGS);
+  return `[${regexLiteral(group.prefix)}, ${host}, ${classes}, ${JSON.stringify(hostBound(group.domain.tokens))}]`;
 }

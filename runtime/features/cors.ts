@@ -180,30 +180,53 @@ export function answerPreflight(
 }
 
 /**
+ * The answer to a preflight at a path no route takes, by the `Cors` middleware of a group around
+ * it (`use`): the asked method allowed, so that the page's request goes and gets a 404 it can
+ * read; `undefined` when the request is no preflight.
+ */
+export function answerGroupPreflight(
+  request: CourseRequest,
+  response: CourseResponse,
+  use: new () => unknown,
+): CourseResponse | undefined {
+  if (!isPreflight(request)) return undefined;
+  const cors = new use() as Cors;
+  const asked = request.getHeader('access-control-request-method')!;
+  return cors.preflight(request, response, [asked]) ?? cors.refused(response);
+}
+
+/** The first `Cors` of `classes` (a group's middleware, `RouteTable.corsFor`). */
+export function corsClass(classes: readonly unknown[]): (new () => unknown) | undefined {
+  return classes.find((use) => isCorsClass(use)) as (new () => unknown) | undefined;
+}
+
+/**
  * `answer`, an error's status answer (a 401 or 500 the route's middleware or callback ended
- * with, a 405), with the CORS headers the route's `Cors` middleware gives, so that an allowed
- * page can read why its request failed. A 405 takes those of a route at its path that has one;
- * a preflight's error only its `Vary: Origin`; a 404 with no route, and a route without `Cors`,
- * none.
+ * with, a 405, a 404), with the CORS headers the route's `Cors` middleware gives, so that an
+ * allowed page can read why its request failed. A 405 takes those of a route at its path that
+ * has one; a 404 no route takes, those of the `Cors` of a group around it (`around`); a
+ * preflight's error only its `Vary: Origin`; a route without `Cors`, none.
  */
 export function corsOnError(
   request: CourseRequest,
   answer: CourseResponse,
   routeFor: (method: string) => MatchHit | undefined,
+  around: () => (new () => unknown) | undefined,
 ): CourseResponse {
   try {
-    let entry = request.loaded && corsOf(request.loaded);
+    let use: (new () => unknown) | undefined = request.loaded && corsOf(request.loaded)?.use;
     const allow = request.loaded === undefined ? answer.headers['allow'] : undefined;
     if (allow !== undefined && answer.status === 405)
       for (const method of allow.split(', ')) {
-        entry = corsOf(routeFor(method));
-        if (entry !== undefined) break;
+        use = corsOf(routeFor(method))?.use;
+        if (use !== undefined) break;
       }
-    if (entry === undefined) return answer;
+    if (use === undefined && request.loaded === undefined && answer.status === 404) use = around();
+    if (use === undefined) return answer;
     // A preflight's error (a 405 for a verb no route takes) gets no CORS header, but says what it
     // depends on, as every answer through `Cors` does.
     if (isPreflight(request)) vary(answer);
-    else (new entry.use() as Cors).actual(request, answer);
+    else (new use() as Cors).actual(request, answer);
   } catch {
     // A `Cors` that cannot answer (`'*'` with credentials): the error goes without its headers.
   }
@@ -259,7 +282,11 @@ function corsOf(hit: MatchHit | undefined): MiddlewareEntry | undefined {
 }
 
 function isCors(entry: MiddlewareEntry): boolean {
-  return (entry.use as { [CORS]?: boolean })[CORS] === true;
+  return isCorsClass(entry.use);
+}
+
+function isCorsClass(use: unknown): boolean {
+  return typeof use === 'function' && (use as { [CORS]?: boolean })[CORS] === true;
 }
 
 /** The header names of `Access-Control-Request-Headers`, lower-case; `undefined` when too long. */

@@ -14,7 +14,14 @@ import {
   statusResponse,
   withErrorHeaders,
 } from './error-answer.js';
-import { answerPreflight, corsOnError, hasCors, tableHasCors } from '../features/cors.js';
+import {
+  answerGroupPreflight,
+  answerPreflight,
+  corsClass,
+  corsOnError,
+  hasCors,
+  tableHasCors,
+} from '../features/cors.js';
 import { boot } from './boot.js';
 import { allowedHost, badHost } from './host.js';
 import { isForm, type ParsedBody } from '../features/input.js';
@@ -228,8 +235,13 @@ function route(
       : find(context, (m, path, host) => table.match(m, path, host));
   if (hit === undefined) {
     const allowed = find(context, (_, path, host) => table.allowed(path, host));
-    if (request.method === 'OPTIONS' && allowed.length > 0 && tableHasCors(table)) {
-      const preflight = answerPreflight(request, response, allowed, routeFor(context));
+    if (request.method === 'OPTIONS' && tableHasCors(table)) {
+      // At a path no route takes, the `Cors` of a group around it answers.
+      const around = allowed.length === 0 ? groupCors(context) : undefined;
+      const preflight =
+        allowed.length > 0
+          ? answerPreflight(request, response, allowed, routeFor(context))
+          : around && answerGroupPreflight(request, response, around);
       if (preflight !== undefined) return preflight;
     }
     if (allowed.length === 0 && table.errorRedirect !== undefined) {
@@ -447,7 +459,16 @@ async function answerError(
 /** An error's answer with the CORS headers of the request's route, when it has `Cors`. */
 function withCors(context: RequestContext, answer: CourseResponse): CourseResponse {
   if (!tableHasCors(context.table)) return answer;
-  return corsOnError(context.request, answer, routeFor(context));
+  return corsOnError(context.request, answer, routeFor(context), () => groupCors(context));
+}
+
+/** The `Cors` middleware of the groups around the request's path and host, if any. */
+function groupCors(context: RequestContext): (new () => unknown) | undefined {
+  const { table, options, request } = context;
+  if (table.corsFor === undefined) return undefined;
+  // A host regex runs within its bound here too; past it, the group is not the request's.
+  const found = bounded(paramLimit(options), () => table.corsFor!(request.path, hostOf(context)));
+  return found === TOO_LONG ? undefined : corsClass(found);
 }
 
 /** The exception handlers of the request's groups, in the order `fail` tries them. */

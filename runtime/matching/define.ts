@@ -29,6 +29,7 @@ class GeneratedTable implements RouteTable {
   readonly hosts: RouteTable['hosts'];
   readonly usesHost: RouteTable['usesHost'];
   readonly handlersFor: RouteTable['handlersFor'];
+  readonly corsFor: RouteTable['corsFor'];
   readonly bootManagers: RouteTable['bootManagers'];
   readonly csrfVerifier: RouteTable['csrfVerifier'];
   readonly errorRedirect: RouteTable['errorRedirect'];
@@ -44,6 +45,7 @@ class GeneratedTable implements RouteTable {
     this.hosts = parts.hosts;
     this.usesHost = parts.usesHost;
     this.handlersFor = parts.handlersFor;
+    this.corsFor = parts.corsFor;
     this.bootManagers = parts.bootManagers;
     this.csrfVerifier = parts.csrfVerifier;
     this.errorRedirect = parts.errorRedirect;

@@ -2,23 +2,19 @@ import { within } from './bound.js';
 import type { HandlerInstance, Instantiable } from '../types.js';
 
 /**
- * A group with exception handlers: its prefix regex, host, handlers, and for a host regex its
- * literal characters and parameters (`within`).
+ * A group with exception handlers (or middleware that may be `Cors`): its prefix regex, host,
+ * classes, and for a host regex its literal characters and parameters (`within`).
  */
-export type HandlerGroup = readonly [
+export type HandlerGroup<T = Instantiable<HandlerInstance>> = readonly [
   prefix: RegExp,
   host: RegExp | string | undefined,
-  handlers: readonly Instantiable<HandlerInstance>[],
+  handlers: readonly T[],
   hostBound?: readonly [fixed: number, params: number],
 ];
 
-/** The handlers of the groups (innermost first) whose prefix and host match. */
-export function handlersOf(
-  groups: readonly HandlerGroup[],
-  path: string,
-  host: string,
-): Instantiable<HandlerInstance>[] {
-  const out: Instantiable<HandlerInstance>[] = [];
+/** The classes of the groups (innermost first) whose prefix and host match. */
+export function handlersOf<T>(groups: readonly HandlerGroup<T>[], path: string, host: string): T[] {
+  const out: T[] = [];
   for (const [prefix, domain, handlers, bound] of groups) {
     if (hostMatches(domain, host, bound) && prefix.test(path)) out.push(...handlers);
   }

@@ -94,8 +94,7 @@ describe('a controller that imports url() from the generated module', () => {
     );
   });
 
-  it('a controller named by a string, calling url() at its top level: loading the routes says so', async () => {
-    // An app of its own: this process holds the modules of the one above.
+  it('a controller named by a string, calling url() at its top level: the build says so, at the call', async () => {
     const own = writeApp({
       'routes.ts':
         "import { Course } from 'course-router';\nCourse.get('/user/{id}', 'UserController@show').name('user.show');\n",
@@ -103,7 +102,28 @@ describe('a controller that imports url() from the generated module', () => {
       'course.config.ts': "export default { defaultNamespace: 'App\\\\Http\\\\Controllers' };\n",
     });
     try {
-      // The build does not run the controller: the server, loading the routes, does.
+      const result = await runCli(['build', '--root', own]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(
+        'app/Http/Controllers/UserController.ts:7:21: error E_LOAD: url() runs as app/Http/Controllers/UserController.ts loads, before the routes exist: the server would fail to start',
+      );
+    } finally {
+      removeApp(own);
+    }
+  });
+
+  it('a module such a controller imports, calling url() at its top level: loading the routes says so', async () => {
+    // An app of its own: this process holds the modules of the one above.
+    const own = writeApp({
+      'routes.ts':
+        "import { Course } from 'course-router';\nCourse.get('/user/{id}', 'UserController@show').name('user.show');\n",
+      'app/Http/Controllers/UserController.ts': `import { HOME } from './links.js';\n${CONTROLLER}export { HOME };\n`,
+      'app/Http/Controllers/links.ts': `import { url } from '../../../generated/routes.gen.js';\nexport const HOME = url('user.show', { id: 1 });\n`,
+      'course.config.ts': "export default { defaultNamespace: 'App\\\\Http\\\\Controllers' };\n",
+    });
+    try {
+      // The build reads the controller, not the modules it imports: the server, loading the
+      // routes, runs them.
       await buildApp(own);
       await expect(importTable(own)).rejects.toThrow(
         /^course: url\(\) was called before the routes were loaded, at the top level of a module the generated module imports \(a controller, a middleware\): call it inside a function$/,

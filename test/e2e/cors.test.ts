@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rawExchange } from '../_child.js';
 import { servedApp } from '../_utils.js';
@@ -20,6 +22,10 @@ Course.group({ prefix: '/api', middleware: 'Middleware\\\\ApiCors' }, () => {
   Course.get('/secret', () => 'secret').addMiddleware('Middleware\\\\Auth');
   Course.get('/crash', () => { throw new Error('boom'); });
   Course.get('/gone', () => { throw new HttpException(410, 'gone'); });
+  Course.get('/n/{id}', (id: string) => id).where('id', '[0-9]+');
+});
+Course.group({ prefix: '/admin', middleware: 'Middleware\\\\Auth' }, () => {
+  Course.get('/panel', () => 'panel');
 });
 Course.get('/api/early', () => 'early').addMiddleware('Middleware\\\\Auth').addMiddleware('Middleware\\\\ApiCors');
 Course.get('/api/plain-crash', () => { throw new Error('boom'); });
@@ -243,13 +249,79 @@ describe('error answers', () => {
     expect([evil.status, evil.headers]).toEqual([401, { vary: 'Origin' }]);
     const plain = await both('GET', '/api/plain-crash', { origin: 'https://app.example' });
     expect([plain.status, plain.headers]).toEqual([500, {}]);
-    const missing = await both('GET', '/api/nothing', { origin: 'https://app.example' });
+    // No group with Cors around the path.
+    const missing = await both('GET', '/nothing', { origin: 'https://app.example' });
     expect([missing.status, missing.headers]).toEqual([404, {}]);
     const refused = await preflight('https://app.example', 'PATCH');
     expect([refused.status, refused.headers]).toEqual([
       405,
       { allow: 'GET, HEAD, POST, PUT', vary: 'Origin' },
     ]);
+  });
+});
+
+describe('a path no route takes, under a group with Cors', () => {
+  const headers = {
+    'access-control-allow-origin': 'https://app.example',
+    'access-control-allow-credentials': 'true',
+    'access-control-expose-headers': 'x-total',
+    vary: 'Origin',
+  };
+
+  it("its 404 has the group's CORS headers, so that the page can read it", async () => {
+    // No route (`/api/nothing`), or none whose where() takes the value (`/api/n/abc`).
+    for (const target of ['/api/nothing', '/api/n/abc', '/api/items/7/more']) {
+      const answer = await both('GET', target, { origin: 'https://app.example' });
+      expect([answer.status, answer.headers], target).toEqual([404, headers]);
+    }
+    const evil = await both('GET', '/api/nothing', { origin: 'https://app.example.evil.com' });
+    expect([evil.status, evil.headers]).toEqual([404, { vary: 'Origin' }]);
+    // `/apiary` is not under `/api`.
+    const beside = await both('GET', '/apiary', { origin: 'https://app.example' });
+    expect([beside.status, beside.headers]).toEqual([404, {}]);
+  });
+
+  it("its preflight is the group's: the asked method allowed, the origin and headers checked", async () => {
+    const answer = await both('OPTIONS', '/api/nothing', {
+      origin: 'https://app.example',
+      'access-control-request-method': 'GET',
+      'access-control-request-headers': 'authorization',
+    });
+    expect([answer.status, answer.body]).toEqual([204, '']);
+    expect(answer.headers).toEqual({
+      'access-control-allow-origin': 'https://app.example',
+      'access-control-allow-credentials': 'true',
+      'access-control-allow-methods': 'GET',
+      'access-control-allow-headers': 'authorization',
+      'access-control-max-age': '600',
+      vary: 'Origin, Access-Control-Request-Headers',
+    });
+    for (const [origin, asked] of [
+      ['https://app.example.evil.com', 'authorization'],
+      ['https://app.example', 'x-admin'],
+    ]) {
+      const refused = await both('OPTIONS', '/api/nothing', {
+        origin: origin!,
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': asked!,
+      });
+      expect([refused.status, refused.headers], `${origin} ${asked}`).toEqual([
+        204,
+        { vary: 'Origin' },
+      ]);
+    }
+    const outside = await both('OPTIONS', '/nothing', {
+      origin: 'https://app.example',
+      'access-control-request-method': 'GET',
+    });
+    expect([outside.status, outside.headers]).toEqual([404, {}]);
+  });
+
+  it('the generated module lists the groups whose middleware is Cors, and no other', () => {
+    const generated = readFileSync(path.join(state.dir, 'generated/routes.gen.ts'), 'utf8');
+    const groups = /const \$corsGroups: HandlerGroup<unknown>\[\] = (.*);/.exec(generated);
+    expect(groups?.[1]).toMatch(/^\[\[\/\^\\\/api\(\?:\\\/\|\$\)\/u?, undefined, \[\w+\]\]\]$/);
+    expect(groups?.[1]).not.toMatch(/Auth/);
   });
 });
 
