@@ -27,6 +27,9 @@ Course.group({ prefix: '/api', middleware: 'Middleware\\\\ApiCors' }, () => {
 Course.group({ prefix: '/admin', middleware: 'Middleware\\\\Auth' }, () => {
   Course.get('/panel', () => 'panel');
 });
+Course.group({ prefix: '/v2', middleware: ['Middleware\\\\Auth', 'Middleware\\\\NestedCors'] }, () => {
+  Course.get('/panel', () => 'panel');
+});
 Course.get('/api/early', () => 'early').addMiddleware('Middleware\\\\Auth').addMiddleware('Middleware\\\\ApiCors');
 Course.get('/api/plain-crash', () => { throw new Error('boom'); });
 Course.put('/api/items', () => 'no cors here');
@@ -48,6 +51,9 @@ export class ApiCors extends Cors {
   protected override exposedHeaders = ['x-total'];
   protected override maxAge = 600;
 }`,
+    'app/Middleware/NestedCors.ts': `
+import { ApiCors } from './ApiCors.js';
+export class NestedCors extends ApiCors {}`,
     'app/Middleware/Auth.ts': `
 import { HttpException } from 'course-router';
 export class Auth {
@@ -279,6 +285,9 @@ describe('a path no route takes, under a group with Cors', () => {
     // `/apiary` is not under `/api`.
     const beside = await both('GET', '/apiary', { origin: 'https://app.example' });
     expect([beside.status, beside.headers]).toEqual([404, {}]);
+    // A Cors extended twice, after another middleware of the group.
+    const nested = await both('GET', '/v2/nothing', { origin: 'https://app.example' });
+    expect([nested.status, nested.headers]).toEqual([404, headers]);
   });
 
   it("its preflight is the group's: the asked method allowed, the origin and headers checked", async () => {
@@ -319,9 +328,14 @@ describe('a path no route takes, under a group with Cors', () => {
 
   it('the generated module lists the groups whose middleware is Cors, and no other', () => {
     const generated = readFileSync(path.join(state.dir, 'generated/routes.gen.ts'), 'utf8');
-    const groups = /const \$corsGroups: HandlerGroup<unknown>\[\] = (.*);/.exec(generated);
-    expect(groups?.[1]).toMatch(/^\[\[\/\^\\\/api\(\?:\\\/\|\$\)\/u?, undefined, \[\w+\]\]\]$/);
-    expect(groups?.[1]).not.toMatch(/Auth/);
+    const groups = /const \$corsGroups: HandlerGroup<unknown>\[\] = ([\s\S]*?\]);\n/
+      .exec(generated)?.[1]
+      ?.replace(/\s+/g, '');
+    // The innermost and longest first; `Auth` of `/admin` and `/v2` left out.
+    expect(groups).toMatch(
+      /^\[\[\/\^\\\/api\(\?:\\\/\|\$\)\/u?,undefined,\[\w+\]\],\[\/\^\\\/v2\(\?:\\\/\|\$\)\/u?,undefined,\[\w+\]\],?\]$/,
+    );
+    expect(groups).not.toMatch(/Auth/);
   });
 });
 
