@@ -139,6 +139,14 @@ const preflight = (origin: string, method: string, extra: Record<string, string>
     ...extra,
   });
 
+// What `ApiCors` adds to an answer to `https://app.example`.
+const ALLOWED = {
+  'access-control-allow-origin': 'https://app.example',
+  'access-control-allow-credentials': 'true',
+  'access-control-expose-headers': 'x-total',
+  vary: 'Origin',
+};
+
 describe('actual requests', () => {
   it('an allowed origin gets itself back, credentials, exposed headers, Vary: Origin', async () => {
     const answer = await both('GET', '/api/items', { origin: 'https://app.example' });
@@ -222,12 +230,7 @@ describe('actual requests', () => {
 });
 
 describe('error answers', () => {
-  const allowed = {
-    'access-control-allow-origin': 'https://app.example',
-    'access-control-allow-credentials': 'true',
-    'access-control-expose-headers': 'x-total',
-    vary: 'Origin',
-  };
+  const allowed = ALLOWED;
 
   it('a 401 from middleware, a 500, a thrown status and a 405 carry the CORS headers', async () => {
     for (const [method, target, status] of [
@@ -267,12 +270,7 @@ describe('error answers', () => {
 });
 
 describe('a path no route takes, under a group with Cors', () => {
-  const headers = {
-    'access-control-allow-origin': 'https://app.example',
-    'access-control-allow-credentials': 'true',
-    'access-control-expose-headers': 'x-total',
-    vary: 'Origin',
-  };
+  const headers = ALLOWED;
 
   it("its 404 has the group's CORS headers, so that the page can read it", async () => {
     // No route (`/api/nothing`), or none whose where() takes the value (`/api/n/abc`).
