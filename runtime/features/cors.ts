@@ -1,6 +1,6 @@
 import { requireContext } from '../http/context.js';
 import type { CourseRequest } from '../http/request.js';
-import type { CourseResponse } from '../http/response.js';
+import { isToken, type CourseResponse } from '../http/response.js';
 import type { MatchHit, MiddlewareEntry, RouteTable } from '../types.js';
 
 const CORS = Symbol.for('course-router.cors');
@@ -74,9 +74,14 @@ export class Cors {
     const method = request.getHeader('access-control-request-method')!;
     const asked = headerList(request.getHeader('access-control-request-headers'));
     const allowed = this.allowedHeaders.map((h) => h.toLowerCase());
-    // An `any()` route's `*` takes every verb: the one asked for is named.
+    // An `any()` route's `*` takes every verb: the one asked for is named, when it is one.
     const every = methods.includes('*');
-    if (origin === undefined || asked === undefined || !(every || methods.includes(method)))
+    if (
+      origin === undefined ||
+      asked === undefined ||
+      !isToken(method) ||
+      !(every || methods.includes(method))
+    )
       return undefined;
     if (asked.some((name) => !allowed.includes(name))) return undefined;
     const headers = response.headers;
@@ -105,8 +110,13 @@ export class Cors {
     return response;
   }
 
-  /** @internal The CORS headers of an actual request, on `response`. */
+  /**
+   * @internal The CORS headers of an actual request, on `response`: its own only, those of a
+   * `Cors` of an outer group, which ran before, taken off (the innermost decides).
+   */
   actual(request: CourseRequest, response: CourseResponse): void {
+    for (const name of Object.keys(response.headers))
+      if (name.startsWith('access-control-')) delete response.headers[name];
     vary(response);
     const given = request.getHeader('origin');
     const origin = given === undefined ? undefined : this.allowedOrigin(given, request);
@@ -277,8 +287,9 @@ function isPreflight(request: CourseRequest): boolean {
 // `tableHasCors` of each table served, worked out on its first request.
 const withCors = new WeakMap<RouteTable, boolean>();
 
+/** The route's `Cors`: the innermost (its own, then its groups' from the inside out). */
 function corsOf(hit: MatchHit | undefined): MiddlewareEntry | undefined {
-  return hit?.route.middleware.find(isCors);
+  return hit?.route.middleware.findLast(isCors);
 }
 
 function isCors(entry: MiddlewareEntry): boolean {

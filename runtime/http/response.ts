@@ -145,7 +145,7 @@ export const FRAMING_HEADERS: ReadonlySet<string> = new Set([
  * `value` only tab, space and visible ASCII.
  */
 export function checkHeader(name: string, value: string): void {
-  if (!TOKEN.test(name)) throw new TypeError(`course: refused header name ${JSON.stringify(name)}`);
+  if (!isToken(name)) throw new TypeError(`course: refused header name ${JSON.stringify(name)}`);
   if (FRAMING_HEADERS.has(name.toLowerCase()))
     throw new TypeError(
       `course: refused header ${JSON.stringify(name)}: the adapter frames the message ` +
@@ -166,6 +166,11 @@ export function refusedTarget(): HttpException {
 /** Whether `text` holds a C0 control character or DEL (CR, LF, NUL, tab…). */
 export function hasControl(text: string): boolean {
   return CONTROL.test(text);
+}
+
+/** Whether `text` is an HTTP token (RFC 9110 §5.6.2): a header's name, a method. */
+export function isToken(text: string): boolean {
+  return TOKEN.test(text);
 }
 
 // --- internal ---

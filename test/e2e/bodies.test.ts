@@ -438,6 +438,47 @@ describe('a body over its limit: the client receives the 413, then the connectio
     expect((await send(served.both, 'POST', '/field', init)).body).toBe(`300:${2 * MiB}`);
   });
 
+  it("multipart fields nest, repeat and keep their names' characters; a large value arrives whole", async () => {
+    const part = (name: string, value: string) =>
+      `--XX\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const body =
+      part('a&b=c+d%', 'v1 + % & =') +
+      part('list[]', 'x') +
+      part('list[]', 'y') +
+      part('user[name]', 'Ada') +
+      part('user[tags][]', 't1') +
+      part('dup', '1') +
+      part('dup', '2') +
+      '--XX--\r\n';
+    const init = (text: string) => ({
+      headers: { 'content-type': 'multipart/form-data; boundary=XX' },
+      body: text,
+    });
+    expect(JSON.parse((await send(served.both, 'POST', '/seen/beside', init(body))).body)).toEqual({
+      'a&b=c+d%': 'v1 + % & =',
+      list: ['x', 'y'],
+      user: { name: 'Ada', tags: ['t1'] },
+      dup: ['1', '2'],
+    });
+    // Not escaped and read back (U+FFFD is nine characters escaped).
+    const big = part('big', '\ufffd'.repeat(MiB)) + '--XX--\r\n';
+    expect((await send(served.both, 'POST', '/field', init(big))).body).toBe(`3:${MiB}`);
+  });
+
+  it('multipart: more parts than fields and files may be, or a part naming 65 parameters, is refused before it is read', async () => {
+    const type = { 'content-type': 'multipart/form-data; boundary=XX' };
+    const empty = '--XX\r\n\r\n\r\n'.repeat(1200) + '--XX--\r\n';
+    expect((await send(served.both, 'POST', '/echo', { headers: type, body: empty })).status).toBe(
+      413,
+    );
+    const many = Array.from({ length: 65 }, (_, i) => `; p${i}=v`).join('');
+    const wide = `--XX\r\nContent-Disposition: form-data; name="a"${many}\r\n\r\nx\r\n--XX--\r\n`;
+    expect((await send(served.both, 'POST', '/echo', { headers: type, body: wide })).status).toBe(
+      400,
+    );
+    await expectAlive(served.child);
+  });
+
   it('multipart: over 10 MiB, over 20 files or over 1,000 fields', async () => {
     const type = 'multipart/form-data; boundary=XX';
     const part = (name: string, file = false) =>
