@@ -243,18 +243,19 @@ export function corsOnError(
   return answer;
 }
 
-/** Whether the `Cors` middleware of the request's route allows its `Origin` (for CSRF). */
-export function corsAllowsOrigin(request: CourseRequest): boolean {
+/**
+ * Whether the `Cors` middleware of the request's route (or of `hit`, a route it could take)
+ * allows its `Origin` (for CSRF).
+ */
+export function corsAllowsOrigin(
+  request: CourseRequest,
+  hit: MatchHit | undefined = request.loaded,
+): boolean {
   const origin = request.getHeader('origin');
-  const entry = request.loaded && corsOf(request.loaded);
+  const entry = hit && corsOf(hit);
   if (origin === undefined || entry === undefined) return false;
   const allowed = (new entry.use() as Cors).allowedOrigin(origin, request);
   return allowed !== undefined && allowed !== '*';
-}
-
-/** Whether the route of `hit` (when there is one) has `Cors` middleware. */
-export function hasCors(hit: MatchHit | undefined): boolean {
-  return corsOf(hit) !== undefined;
 }
 
 /**

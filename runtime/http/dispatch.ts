@@ -18,8 +18,8 @@ import {
   answerGroupPreflight,
   answerPreflight,
   corsClass,
+  corsAllowsOrigin,
   corsOnError,
-  hasCors,
   tableHasCors,
 } from '../features/cors.js';
 import { boot } from './boot.js';
@@ -185,9 +185,10 @@ async function prepared(context: RequestContext): Promise<Outcome> {
 }
 
 /**
- * The CSRF check of a form POST before its body is read for `_method`, when none of the routes
- * it could reach (`take`, for each of `FORM_VERBS`) has `Cors` (which may allow the form's origin,
- * once the route is known). It runs again once the route is found, with the same answer.
+ * The CSRF check of a form POST before its body is read for `_method`, unless a route it could
+ * reach (`take`, for each of `FORM_VERBS`) has a `Cors` that allows its origin (which the check
+ * lets through once the route is known). It runs again once the route is found, with the same
+ * answer.
  * What the verifier's `handle` returned (a promise to await), `undefined` when there is no check
  * to make: no promise for an app without CSRF.
  */
@@ -198,7 +199,9 @@ function earlyCsrf(
   const { table, request } = context;
   const Verifier = table.csrfVerifier;
   if (Verifier === undefined) return undefined;
-  if (tableHasCors(table) && FORM_VERBS.some((verb) => hasCors(take(verb)))) return undefined;
+  // Only an origin a route's `Cors` allows waits for the route: any other is refused unread.
+  if (tableHasCors(table) && FORM_VERBS.some((verb) => corsAllowsOrigin(request, take(verb))))
+    return undefined;
   return new Verifier().handle(request as never);
 }
 

@@ -492,4 +492,20 @@ describe('CSRF and an allowed cross-origin write', () => {
     const noOrigin = await both('POST', '/api/items', { ...site, 'x-csrf-token': token });
     expect(noOrigin.body).toBe('Cross-origin request refused');
   });
+
+  it("a form from an origin no route's Cors allows is refused before its body is read for _method", async () => {
+    const port = Number(new URL(state.served.base).port);
+    const form = (origin: string) =>
+      rawExchange(port, [
+        `POST /api/items HTTP/1.1\r\nHost: localhost\r\nOrigin: ${origin}\r\n` +
+          'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000000\r\n' +
+          'Expect: 100-continue\r\nConnection: close\r\n\r\n',
+      ]);
+    const evil = await form('https://evil.example');
+    expect(evil.text).not.toContain('100 Continue');
+    expect([evil.status, evil.text.endsWith('Cross-origin request refused')]).toEqual([403, true]);
+    // An allowed origin waits for the route, whose Cors lets it through: its body is asked for.
+    const allowed = await form('https://app.example');
+    expect(allowed.text).toMatch(/^HTTP\/1\.1 100 Continue\r\n/);
+  });
 });
