@@ -51,7 +51,6 @@ export interface RouteDraft {
   definition: RouteDefinition;
 }
 
-/** A group with exception handlers, which see the errors of the requests under it. */
 /** A group's prefix and domain, with its own exception handlers or middleware (`normalizeGroups`). */
 export interface GroupDraft {
   prefix: string;
