@@ -44,7 +44,6 @@ export interface MatchSpec {
   optional: readonly number[];
 }
 
-/** Groups with exception handlers, for requests that match no route. */
 /** A group that covers a request no route takes: its exception handlers, or its `Cors` middleware. */
 export interface ClassGroup {
   /** Anchored regex of the group's prefix (followed by `/` or the end). */

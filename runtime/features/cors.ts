@@ -1,9 +1,8 @@
 import { requireContext } from '../http/context.js';
 import type { CourseRequest } from '../http/request.js';
 import { isToken, type CourseResponse } from '../http/response.js';
+import { CORS, isCorsClass } from './cors-mark.js';
 import type { MatchHit, MiddlewareEntry, RouteTable } from '../types.js';
-
-const CORS = Symbol.for('course-router.cors');
 
 /** Who may read a route's answers from another origin: exact origins, `'*'`, or a function. */
 export type CorsOrigins =
@@ -110,13 +109,8 @@ export class Cors {
     return response;
   }
 
-  /**
-   * @internal The CORS headers of an actual request, on `response`: its own only, those of a
-   * `Cors` of an outer group, which ran before, taken off (the innermost decides).
-   */
+  /** @internal The CORS headers of an actual request, on `response`. */
   actual(request: CourseRequest, response: CourseResponse): void {
-    for (const name of Object.keys(response.headers))
-      if (name.startsWith('access-control-')) delete response.headers[name];
     vary(response);
     const given = request.getHeader('origin');
     const origin = given === undefined ? undefined : this.allowedOrigin(given, request);
@@ -191,15 +185,18 @@ export function answerPreflight(
 
 /**
  * The answer to a preflight at a path no route takes, by the `Cors` middleware of a group around
- * it (`use`): the asked method allowed, so that the page's request goes and gets a 404 it can
- * read; `undefined` when the request is no preflight.
+ * it (`around`, looked up for a preflight only): the asked method allowed, so that the page's
+ * request goes and gets a 404 it can read; `undefined` when the request is no preflight or no
+ * such group is around it.
  */
 export function answerGroupPreflight(
   request: CourseRequest,
   response: CourseResponse,
-  use: new () => unknown,
+  around: () => (new () => unknown) | undefined,
 ): CourseResponse | undefined {
   if (!isPreflight(request)) return undefined;
+  const use = around();
+  if (use === undefined) return undefined;
   const cors = new use() as Cors;
   const asked = request.getHeader('access-control-request-method')!;
   return cors.preflight(request, response, [asked]) ?? cors.refused(response);
@@ -288,17 +285,13 @@ function isPreflight(request: CourseRequest): boolean {
 // `tableHasCors` of each table served, worked out on its first request.
 const withCors = new WeakMap<RouteTable, boolean>();
 
-/** The route's `Cors`: the innermost (its own, then its groups' from the inside out). */
+/** The route's `Cors`: one at most, the innermost (`innermostCors`). */
 function corsOf(hit: MatchHit | undefined): MiddlewareEntry | undefined {
-  return hit?.route.middleware.findLast(isCors);
+  return hit?.route.middleware.find(isCors);
 }
 
 function isCors(entry: MiddlewareEntry): boolean {
   return isCorsClass(entry.use);
-}
-
-function isCorsClass(use: unknown): boolean {
-  return typeof use === 'function' && (use as { [CORS]?: boolean })[CORS] === true;
 }
 
 /** The header names of `Access-Control-Request-Headers`, lower-case; `undefined` when too long. */

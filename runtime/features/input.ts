@@ -251,6 +251,8 @@ interface Parameters {
   unreadable: boolean;
   /** A name given twice with two values (busboy and others keep the first, a proxy may not). */
   twice: string | undefined;
+  /** More than `MAX_PARAMETER_COUNT`: unreadable too. */
+  tooMany?: true;
 }
 
 function parameters(type: string): Parameters {
@@ -263,7 +265,7 @@ function parameters(type: string): Parameters {
   // A real header names a few (`form-data; name="a"; filename="b"`): thousands in each part's
   // header made a multipart body's parts take a second to read.
   for (let count = 0; at < type.length; count++) {
-    if (count > MAX_PARAMETER_COUNT) return { ...read, unreadable: true };
+    if (count > MAX_PARAMETER_COUNT) return { ...read, unreadable: true, tooMany: true };
     PARAMETER.lastIndex = at;
     const match = PARAMETER.exec(type);
     if (match === null) return { ...read, unreadable: true };
@@ -335,11 +337,11 @@ function checkMultipart(type: string, bytes: Buffer): void {
       if (name === 'content-disposition') {
         if (++dispositions > 1)
           throw new HttpException(400, 'Two Content-Disposition lines in a multipart part');
+        const read = parameters(line.slice(colon + 1));
         // busboy reads every parameter too: thousands in each part took a second to read.
-        if (line.split(';', MAX_PARAMETER_COUNT + 2).length > MAX_PARAMETER_COUNT + 1)
-          throw new HttpException(400, 'Too many parameters in a multipart part');
+        if (read.tooMany) throw new HttpException(400, 'Too many parameters in a multipart part');
         // `name="a"; name="b"`, `filename="x.php"; filename="x.txt"`: busboy keeps the first.
-        const twice = parameters(line.slice(colon + 1)).twice;
+        const twice = read.twice;
         if (twice !== undefined)
           throw new HttpException(400, `Two ${twice} parameters in a multipart part`);
       }

@@ -240,11 +240,10 @@ function route(
     const allowed = find(context, (_, path, host) => table.allowed(path, host));
     if (request.method === 'OPTIONS' && tableHasCors(table)) {
       // At a path no route takes, the `Cors` of a group around it answers.
-      const around = allowed.length === 0 ? groupCors(context) : undefined;
       const preflight =
         allowed.length > 0
           ? answerPreflight(request, response, allowed, routeFor(context))
-          : around && answerGroupPreflight(request, response, around);
+          : answerGroupPreflight(request, response, () => groupCors(context));
       if (preflight !== undefined) return preflight;
     }
     if (allowed.length === 0 && table.errorRedirect !== undefined) {

@@ -7,6 +7,7 @@ import type {
   Params,
   RouteEntry,
 } from '../types.js';
+import { innermostCors } from '../features/cors-mark.js';
 import { Rows } from './rows.js';
 
 /**
@@ -110,10 +111,12 @@ export class RouteList {
       name: name ?? undefined,
       handler: shown(handler),
       call: this.#caller(route, handler, arity),
-      middleware: (more.middleware ?? []).map((text) => {
-        const { name, args } = classRefParts(text);
-        return { use: this.#class(name) as MiddlewareEntry['use'], args };
-      }),
+      middleware: innermostCors(
+        (more.middleware ?? []).map((text) => {
+          const { name, args } = classRefParts(text);
+          return { use: this.#class(name) as MiddlewareEntry['use'], args };
+        }),
+      ),
       handlers: (more.exceptionHandlers ?? []).map(
         (name) => this.#class(name) as Instantiable<HandlerInstance>,
       ),
