@@ -98,6 +98,23 @@ describe('urlencoded fields', () => {
     }
   });
 
+  it('are qs’s for long texts too, whose `+` are rewritten byte by byte', () => {
+    // Past 512 characters: a text repeated until it is that long, at most 1,000 fields.
+    const long = text.map((sent) =>
+      sent.includes('+') ? `${sent}&`.repeat(Math.ceil(600 / (sent.length + 1))) + sent : sent,
+    );
+    fc.assert(
+      fc.property(long, (sent) => {
+        expect(shape(fieldsOf(sent))).toEqual(shape(qs.parse(sent, OPTIONS)));
+      }),
+      { numRuns: 500 },
+    );
+    const plus = `a=${'+'.repeat(1 << 20)}&%EF%BB%BF+b%2B=\uFEFF+é+%2B&c[+]=+`;
+    const fields = fieldsOf(`\uFEFF${plus}`);
+    expect(fields['\uFEFFa']).toBe(' '.repeat(1 << 20));
+    expect(shape(fields)).toEqual(shape(qs.parse(`\uFEFF${plus}`, OPTIONS)));
+  });
+
   it('over 1,000 fields are refused with 413, flat or nested', () => {
     for (const field of ['a=1', 'a[]=1']) {
       expect(() => fieldsOf(Array(1001).fill(field).join('&'))).toThrow(
