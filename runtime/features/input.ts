@@ -214,6 +214,8 @@ function coded(encoding: string | undefined): boolean {
 
 /** The fields of a JSON body's text (null-prototype containers); a value not an object is `value`. */
 function jsonFields(text: string): Record<string, unknown> {
+  // A long text is measured before it is parsed: a megabyte of `[` took 0.15–0.5 s to parse.
+  if (text.length > DEPTH_SCAN_FROM && nestedPast(text, JSON_DEPTH)) throw tooDeep();
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -422,7 +424,7 @@ function isObject(value: unknown): value is object {
  * where a shallower call succeeds.
  */
 function nullPrototype(value: object, depth: number): object {
-  if (depth >= JSON_DEPTH) throw new HttpException(400, `JSON nested deeper than ${JSON_DEPTH}`);
+  if (depth >= JSON_DEPTH) throw tooDeep();
   if (Array.isArray(value)) {
     for (const item of value as unknown[]) if (isObject(item)) nullPrototype(item, depth + 1);
     return value;
@@ -434,6 +436,36 @@ function nullPrototype(value: object, depth: number): object {
     if (isObject(item)) nullPrototype(item, depth + 1);
   }
   return value;
+}
+
+// Under this many characters, a text nests at most as deep as it is long, and parses fast at
+// any depth (16,000 levels, about 5 ms).
+const DEPTH_SCAN_FROM = 16 * 1024;
+
+/**
+ * Whether a JSON text nests its arrays and objects more than `limit` deep: its brackets counted
+ * outside its strings (1 MiB: 1–1.6 ms on Node, Bun and Deno, a quarter of its parse).
+ */
+function nestedPast(text: string, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 34 /* " */) {
+      // To the string's end: past each escaped character.
+      for (i++; i < text.length; i++) {
+        const inner = text.charCodeAt(i);
+        if (inner === 92 /* \ */) i++;
+        else if (inner === 34) break;
+      }
+    } else if (code === 91 /* [ */ || code === 123 /* { */) {
+      if (++depth > limit) return true;
+    } else if (code === 93 /* ] */ || code === 125 /* } */) depth--;
+  }
+  return false;
+}
+
+function tooDeep(): HttpException {
+  return new HttpException(400, `JSON nested deeper than ${JSON_DEPTH}`);
 }
 
 async function parseMultipart(

@@ -276,6 +276,29 @@ describe('a JSON body nested past its bound', () => {
     });
     expect((await send(served.both, 'POST', '/echo', nested(100_000))).status).toBe(400);
   });
+
+  it('a long body is measured before it is parsed: brackets in its strings do not count', async () => {
+    // Over 16 KiB: 256 levels around strings full of brackets and escaped quotes are read.
+    const strings = JSON.stringify(Array(40).fill('[{"\\'.repeat(100)));
+    const around = (depth: number) => ({
+      headers: { 'content-type': 'application/json' },
+      body: `${'[ '.repeat(depth - 1)}${strings}${' ]'.repeat(depth - 1)}`,
+    });
+    expect(around(256).body.length).toBeGreaterThan(16 * 1024);
+    expect((await send(served.both, 'POST', '/echo', around(256))).body).toBe(
+      '{"fields":1,"files":0}',
+    );
+    expect(await send(served.both, 'POST', '/echo', around(257))).toMatchObject({
+      status: 400,
+      body: 'JSON nested deeper than 256',
+    });
+    // A megabyte of `[` and spaces: refused unparsed.
+    const bomb = { headers: { 'content-type': 'application/json' }, body: '[ '.repeat(500_000) };
+    expect(await send(served.both, 'POST', '/echo', bomb)).toMatchObject({
+      status: 400,
+      body: 'JSON nested deeper than 256',
+    });
+  });
 });
 
 describe('a form or JSON body in another charset than UTF-8', () => {
