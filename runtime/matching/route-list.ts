@@ -110,7 +110,7 @@ export class RouteList {
       url,
       name: name ?? undefined,
       handler: shown(handler),
-      call: this.#caller(route, handler, arity),
+      call: this.#caller(route, verbs, url, handler, arity),
       middleware: innermostCors(
         (more.middleware ?? []).map((text) => {
           const { name, args } = classRefParts(text);
@@ -136,7 +136,13 @@ export class RouteList {
    * The callback called with exactly `arity` arguments, as the route's callback declares them
    * (a rewrite to `'Class@method'` passes the parameters of another route).
    */
-  #caller(route: number, handler: string, arity: number): (params: Params) => unknown {
+  #caller(
+    route: number,
+    verbs: string,
+    url: string,
+    handler: string,
+    arity: number,
+  ): (params: Params) => unknown {
     type Fn = (...args: (string | undefined)[]) => unknown;
     // Matching gives exactly `arity` values; anything else is cut or padded.
     const args = (p: Params): Params =>
@@ -145,6 +151,10 @@ export class RouteList {
       const closure = this.#closures[route] as Fn | undefined;
       if (closure === undefined)
         throw new Error(`course: the closures module has no function for route ${route}`);
+      // A stack frame names the route (`at GET /user/{id}`), not its number in the module; a
+      // function the route file named keeps its name.
+      if (closure.name === String(route))
+        Object.defineProperty(closure, 'name', { value: `${verbs} ${url}` });
       // No spread for a callback that takes no parameters: the call JITs as a plain one.
       return arity === 0 ? () => closure() : (p) => closure(...args(p));
     }

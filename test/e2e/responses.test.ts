@@ -164,6 +164,8 @@ describe('errors and logs', () => {
     // Each entry is one line with the message, then the stack frames that V8 wrote.
     for (const line of lines) expect(line, line).toMatch(/^(?:course: | {4}at )/);
     for (const raw of ['\r', '\u001b']) expect(lines.join('')).not.toContain(raw);
+    // The closure's frame names its route, not its number in the closures module.
+    expect(lines[1]).toMatch(/^ {4}at GET \/boom\/\{x\} \(.*routes\.closures\.gen\.ts:\d+:\d+\)$/);
     const heads = lines.filter((line) => line.startsWith('course: '));
     expect(heads[0]).toBe(
       'course: GET /boom/x\\nGET %2Fadmin 200\\r\\u001b[31m failed: Error: bad x\\nGET /admin 200\\r\\u001b[31m',
