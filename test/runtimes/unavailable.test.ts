@@ -33,7 +33,7 @@ describe('on Cloudflare Workers', () => {
     expect(await openInside('public', ['b.txt'])).toBeUndefined();
     expect(warn.mock.calls).toEqual([
       [
-        'course: ServeStatic reads no disk on Cloudflare Workers: every file it is asked for is a 404. Serve the folder as Workers static assets ("assets": { "directory": "./public" } in wrangler.jsonc), which answer before the Worker runs',
+        'course: ServeStatic reads no disk on Cloudflare Workers: every file it is asked for is a 404. Serve the folder as Workers static assets ("assets": { "directory": "./public" } in wrangler.jsonc), which answer before the Worker runs, at their path under that folder: files ServeStatic serves at /assets go in public/assets/',
       ],
     ]);
     warn.mockRestore();

@@ -212,7 +212,7 @@ const ON_WORKERS = runtimeName() === 'Cloudflare Workers';
 function noDisk(): undefined {
   if (!warnedNoDisk)
     console.warn(
-      'course: ServeStatic reads no disk on Cloudflare Workers: every file it is asked for is a 404. Serve the folder as Workers static assets ("assets": { "directory": "./public" } in wrangler.jsonc), which answer before the Worker runs',
+      'course: ServeStatic reads no disk on Cloudflare Workers: every file it is asked for is a 404. Serve the folder as Workers static assets ("assets": { "directory": "./public" } in wrangler.jsonc), which answer before the Worker runs, at their path under that folder: files ServeStatic serves at /assets go in public/assets/',
     );
   warnedNoDisk = true;
   return undefined;
