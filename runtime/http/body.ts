@@ -51,7 +51,8 @@ export function readNodeBody(
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    // What this body holds of the budget: its declared length, or what came of a chunked one.
+    // What this body holds of the budget: the bytes that came of it. Not its declared length: a
+    // few connections declaring large bodies and sending nothing would hold all of it.
     let held = 0;
     let settled = false;
     const settle = (error?: HttpException) => {
@@ -70,16 +71,14 @@ export function readNodeBody(
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) return settle(payloadTooLarge());
-      if (size > held && !hold(size - held, budget)) return settle(busy());
-      held = Math.max(held, size);
+      if (!hold(chunk.length, budget)) return settle(busy());
+      held = size;
       chunks.push(chunk);
     };
     // Once settled (the common case: `close` follows `end`), nothing is made.
     const broken = () => settled || settle(incomplete());
     if (Number.isNaN(declared)) return settle(malformedLength());
     if (declared > limit) return settle(payloadTooLarge());
-    if (!hold(declared, budget)) return settle(busy());
-    held = declared;
     // A client waiting for `100 Continue` is told to send the body now, and only now.
     sendContinue(req);
     req.on('data', onData);
@@ -138,9 +137,9 @@ export function afterRefused(req: IncomingMessage): boolean {
  * errors or ends early, or a request whose `signal` aborts (the client went): 400. A body still
  * arriving after `timeout` ms is a 408 that closes the connection, as node:http answers a request
  * past its time: a stream that stalls would otherwise hold the request, and its memory, for
- * ever. The stream is then cancelled. A body of declared length is read by the runtime; as text,
- * by its `text()`, which decodes it as `utf8` does (about 1 µs less than its bytes decoded here,
- * for a small JSON body on Bun's and Deno's servers).
+ * ever. The stream is then cancelled. A small body of declared length (16 KiB at most) is read
+ * by the runtime; as text, by its `text()`, which decodes it as `utf8` does (about 1 µs less than
+ * its bytes decoded here, for a small JSON body on Bun's and Deno's servers).
  */
 export function readFetchBody(
   request: Request,
@@ -250,18 +249,28 @@ function readFetch<T>(
     request.body?.cancel().catch(() => {});
     return Promise.reject(payloadTooLarge());
   }
-  // A declared length within the limit: the runtime reads it, and its framing holds the body to
+  // A small body of declared length: the runtime reads it, and its framing holds the body to
   // it. `request.body` is not asked for: Bun makes a stream for it.
-  if (declared !== undefined) {
+  if (declared !== undefined && declared <= SMALL_BODY) {
     if (hold(declared, budget)) return readDeclared(request, declared, timeout, reading);
     request.body?.cancel().catch(() => {});
     return Promise.reject(busy());
   }
-  const streamed = readStream(request, limit, timeout, budget);
+  // A larger one, or one of no declared length, holds what has come of it: connections that
+  // declare large bodies and send nothing hold nothing (and Deno's `text()` would set aside the
+  // whole declared length at once).
+  const streamed = readStream(request, limit, timeout, budget).then((bytes) => {
+    if (declared !== undefined && bytes.byteLength !== declared) throw incomplete();
+    return bytes;
+  });
   return reading.streamed === undefined
     ? (streamed as Promise<T>)
     : streamed.then(reading.streamed);
 }
+
+// Up to this declared length, a body is read by the runtime at once, holding that much of the
+// budget while it arrives: it takes 16,384 connections that send nothing to hold 256 MiB.
+const SMALL_BODY = 16 * 1024;
 
 /** A body of no declared length, read from its stream up to `limit` bytes. */
 async function readStream(
@@ -312,10 +321,10 @@ async function readStream(
 }
 
 /**
- * A body of `length` bytes (within the limit), read by the runtime (`reading`): its own reader, no
- * stream reader and abort listener of ours. A client that goes breaks the stream: 400. Past
- * `timeout`, the 408 closes the connection, which ends the runtime's read (the stream, locked by
- * it, cannot be cancelled from here).
+ * A body of `length` bytes (at most `SMALL_BODY`), read by the runtime (`reading`): its own
+ * reader, no stream reader and abort listener of ours. A client that goes breaks the stream: 400.
+ * Past `timeout`, a 408 that closes the connection, which ends the runtime's read on Node and Bun
+ * (the stream, locked by it, cannot be cancelled from here).
  */
 function readDeclared<T>(
   request: Request,
@@ -324,18 +333,24 @@ function readDeclared<T>(
   reading: Reading<T>,
 ): Promise<T> {
   return new Promise((resolve, reject) => {
-    const timer = watch(timeout, () => reject(closing(408)));
+    // Past its 408, its share is given back: Deno's server may keep the connection, and the
+    // runtime's read pending, as long as the client does.
+    let held = true;
+    const timer = watch(timeout, () => {
+      held = false;
+      release(length);
+      reject(closing(408));
+    });
     reading.read(request).then(
       (body) => {
-        // Held until the runtime has read it all: past a 408, it may go on receiving it.
-        release(length);
+        if (held) release(length);
         unwatch(timer);
         const taken = reading.take(body, length);
         if (taken !== undefined) resolve(taken);
         else reject(incomplete());
       },
       () => {
-        release(length);
+        if (held) release(length);
         unwatch(timer);
         reject(incomplete());
       },

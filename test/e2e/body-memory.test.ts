@@ -81,6 +81,18 @@ describe('node:http: bodies being received, all together', () => {
     await expectAlive(child);
   });
 
+  it('connections that declare large bodies and send a few bytes hold only those', async () => {
+    // 270,000 bytes declared of a budget of 100,000; 300 sent.
+    const idle = await Promise.all([1, 2, 3].map(() => stalled(head(90_000) + 'x'.repeat(100))));
+    try {
+      const body = JSON.stringify({ a: 'y'.repeat(49_000) });
+      const served = await rawExchange(child.port, [head(body.length) + body]);
+      expect(served.status).toBe(200);
+    } finally {
+      for (const socket of idle) socket.destroy();
+    }
+  });
+
   it('a chunked body is counted as it arrives', async () => {
     const chunk = (text: string) => `${text.length.toString(16)}\r\n${text}\r\n`;
     const first = await stalled(head('chunked') + chunk('x'.repeat(70_000)));
@@ -117,6 +129,26 @@ describe('Fetch: bodies being received, all together', () => {
     } as RequestInit);
     return { request, end: () => close() };
   }
+
+  it('a large body declared is held as it comes: streams that declare much and stall hold little', async () => {
+    const stalling = [1, 2, 3].map(() => {
+      const { request } = streamed(100);
+      const headers = new Headers(request.headers);
+      headers.set('content-length', '90000');
+      return app.fetch(new Request(request, { headers }));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const body = JSON.stringify({ a: 'y'.repeat(49_000) });
+    const served = await app.fetch(
+      new Request('http://localhost/echo', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      }),
+    );
+    expect(served.status).toBe(200);
+    expect(stalling).toHaveLength(3);
+  });
 
   it('a body past what a stalled one holds is a 503; once it is read, room comes back', async () => {
     const first = streamed(70_000);

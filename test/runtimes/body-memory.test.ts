@@ -10,10 +10,11 @@ import { removeApp, ROOT } from '../_utils.js';
 import { runtimeApp, runtimeBinary } from './_runtimes.js';
 
 // `bodyMemoryLimit` on Bun's and Deno's servers (README's, with the option set), over raw
-// sockets: a declared body is reserved when the route starts reading it, so uploads that stall
-// cannot take the memory there either, and a client that goes gives its share back.
+// sockets: a body holds what has come of it (a small one, its declared length), so uploads that
+// stall cannot take the memory there either, and a client that goes gives its share back.
 
 const LIMIT = 100_000;
+const TIMEOUT = 1500;
 const ROUTES = `import { Course, input } from 'course-router';
 Course.post('/echo', () => ({ a: input('a') ?? null }));
 `;
@@ -22,13 +23,20 @@ let dir: string;
 const servers: Running[] = [];
 beforeAll(async () => {
   const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const limited = (file: string) =>
+  const limited = (file: string, more = '') =>
     deployFile(readme, file).replace(
       'Course.start(routes)',
-      `Course.start(routes, { bodyMemoryLimit: ${LIMIT}, onError: () => {} })`,
+      `Course.start(routes, { bodyMemoryLimit: ${LIMIT}, onError: () => {}${more} })`,
     );
+  const timed = `, requestTimeout: ${TIMEOUT}`;
   dir = await runtimeApp(
-    { 'routes.ts': ROUTES, 'bun.ts': limited('bun.ts'), 'deno.ts': limited('deno.ts') },
+    {
+      'routes.ts': ROUTES,
+      'bun.ts': limited('bun.ts'),
+      'deno.ts': limited('deno.ts'),
+      'bun-timed.ts': limited('bun.ts', timed),
+      'deno-timed.ts': limited('deno.ts', timed),
+    },
     ['course.config.ts'],
   );
 }, 60_000);
@@ -38,15 +46,15 @@ afterAll(async () => {
 });
 
 const COMMANDS = {
-  bun: ['bun.ts'],
-  deno: ['run', '--allow-net', '--allow-env', '--allow-read', 'deno.ts'],
+  bun: (file: string) => [`${file}.ts`],
+  deno: (file: string) => ['run', '--allow-net', '--allow-env', '--allow-read', `${file}.ts`],
 };
 
-async function serveOn(runtime: 'bun' | 'deno'): Promise<number> {
+async function serveOn(runtime: 'bun' | 'deno', file: string = runtime): Promise<number> {
   const port = await freePort();
   const env = { ...process.env, PORT: String(port) };
   servers.push(
-    await startServer(runtimeBinary(runtime), COMMANDS[runtime], { cwd: dir, env, port }),
+    await startServer(runtimeBinary(runtime), COMMANDS[runtime](file), { cwd: dir, env, port }),
   );
   return port;
 }
@@ -89,6 +97,49 @@ describe('Bun and Deno: bodies being received, all together', () => {
       const body = JSON.stringify({ a: 'y'.repeat(49_000) });
       const after = await rawExchange(port, [head(body.length) + body], OPEN);
       expect(after.status).toBe(200);
+    },
+    30_000,
+  );
+
+  it.concurrent.each(['bun', 'deno'] as const)(
+    '%s: connections that declare large bodies and send a few bytes hold only those',
+    async (runtime) => {
+      const port = await serveOn(runtime);
+      // 270,000 bytes declared of a budget of 100,000; 300 sent.
+      const idle = await Promise.all(
+        [1, 2, 3].map(() => stalled(port, head(90_000) + 'x'.repeat(100))),
+      );
+      try {
+        const body = JSON.stringify({ a: 'y'.repeat(49_000) });
+        const served = await rawExchange(port, [head(body.length) + body], OPEN);
+        expect(served.status).toBe(200);
+      } finally {
+        for (const socket of idle) socket.destroy();
+      }
+    },
+    30_000,
+  );
+
+  it.concurrent.each(['bun', 'deno'] as const)(
+    '%s: small bodies that stall hold their declared length until their 408, then nothing',
+    async (runtime) => {
+      const port = await serveOn(runtime, `${runtime}-timed`);
+      // 90,000 bytes declared of a budget of 100,000, in bodies the runtime reads at once.
+      const idle = await Promise.all(
+        [1, 2, 3, 4, 5, 6].map(() => stalled(port, head(15_000) + 'x'.repeat(10))),
+      );
+      const body = JSON.stringify({ a: 'y'.repeat(14_000) });
+      try {
+        const refused = await rawExchange(port, [head(body.length) + body], OPEN);
+        expect(refused.status).toBe(503);
+        // Past `requestTimeout`, each stalled body has its 408, and its share is given back,
+        // whether or not the runtime closes its connection (Deno keeps it open).
+        await pause(TIMEOUT + 500);
+        const served = await rawExchange(port, [head(body.length) + body], OPEN);
+        expect(served.status).toBe(200);
+      } finally {
+        for (const socket of idle) socket.destroy();
+      }
     },
     30_000,
   );
