@@ -236,6 +236,25 @@ describe('a request body that breaks is a 4xx for that request; the process live
       post(text('a=\ufffd'), 5, form),
     ]);
     expect(statuses.map((r) => r.status)).toEqual([400, 400, 400, 200, 200, 400, 200]);
+    // Past 16 KiB, read from its stream: whole, its bytes as sent, one byte off its length a 400.
+    const large = text(`{"name":"${'Zoë ☃ 😀 '.repeat(1500)}"}`);
+    expect(large.byteLength).toBeGreaterThan(16 * 1024);
+    const split = (bytes: Uint8Array) =>
+      served.app.fetch(
+        streamed(
+          '/bytes',
+          // Cut inside a character of 4 bytes, then of 2.
+          [bytes.subarray(0, 9008), bytes.subarray(9008, 9014), bytes.subarray(9014)],
+          { headers: { ...json, 'content-length': String(large.byteLength) } },
+        ),
+      );
+    expect(await (await split(large)).json()).toEqual({
+      post: { name: 'Zoë ☃ 😀 '.repeat(1500) },
+      bytes: Buffer.from(large).toString('hex'),
+    });
+    const more = Uint8Array.from([...large, 0x20]);
+    const less = large.subarray(0, large.byteLength - 1);
+    expect([(await split(more)).status, (await split(less)).status]).toEqual([400, 400]);
   });
 
   it('Fetch: a Content-Length repeated with one value is that length; a malformed one is a 400', async () => {
