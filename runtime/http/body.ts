@@ -272,7 +272,7 @@ function readFetch<T>(
 // budget while it arrives: it takes 16,384 connections that send nothing to hold 256 MiB.
 const SMALL_BODY = 16 * 1024;
 
-/** A body of no declared length, read from its stream up to `limit` bytes. */
+/** A body of no or a large declared length, read from its stream up to `limit` bytes. */
 async function readStream(
   request: Request,
   limit: number,
