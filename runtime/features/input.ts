@@ -123,8 +123,8 @@ const DECODER = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
  * `text` with each `+` a space, as a form or query encodes one. A long text is rewritten byte by
- * byte: a regex replace of a megabyte of `+` held the event loop 0.07–0.4 s (Bun, Deno, Node), this
- * 1–8 ms on every runtime. The text is a decoded body or a target: no lone surrogate to lose.
+ * byte: a regex replace of a megabyte of `+` held the event loop 0.07–0.4 s (Bun, Deno, Node),
+ * this 1–8 ms on every runtime. The text is a decoded body or a target: no lone surrogate to lose.
  */
 function plusAsSpace(text: string): string {
   if (!text.includes('+')) return text;
