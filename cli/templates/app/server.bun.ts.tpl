@@ -6,8 +6,8 @@ const app = Course.start(routes);
 const server = Bun.serve({
   hostname: process.env['HOST'] ?? '127.0.0.1',
   port: Number(process.env['PORT'] ?? 3000),
-  // Seconds a connection may send nothing either way (Bun's default, 10, drops the answer of a
-  // route that works longer; 255 at most).
+  // Seconds Bun gives a request before it closes the connection unanswered (its default, 10,
+  // cuts a route that works longer, or an upload still arriving; 255 at most).
   idleTimeout: 60,
   fetch: (request, server) =>
     app.fetch(request, { remoteAddress: server.requestIP(request)?.address }),
