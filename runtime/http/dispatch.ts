@@ -466,25 +466,33 @@ function withCors(context: RequestContext, answer: CourseResponse): CourseRespon
 
 /** The `Cors` middleware of the groups around the request's path and host, if any. */
 function groupCors(context: RequestContext): (new () => unknown) | undefined {
-  const { table, options, request } = context;
-  if (table.corsFor === undefined) return undefined;
-  // A host regex runs within its bound here too; past it, the group is not the request's.
-  const found = bounded(paramLimit(options), () => table.corsFor!(request.path, hostOf(context)));
-  return found === TOO_LONG ? undefined : corsClass(found);
+  return corsClass(aroundRequest(context, context.table.corsFor));
 }
 
 /** The exception handlers of the request's groups, in the order `fail` tries them. */
 function handlersOf(context: RequestContext): NonNullable<MatchHit['route']['handlers']> {
-  const { table, options, request } = context;
-  const own = request.loaded?.route.handlers ?? [];
-  if (table.handlersFor === undefined) return own;
-  const host = hostOf(context);
-  // A host regex runs within its bound here too; past it, the group is not the request's.
-  const found = bounded(paramLimit(options), () => table.handlersFor!(request.path, host));
-  const around = found === TOO_LONG ? [] : found;
+  const own = context.request.loaded?.route.handlers ?? [];
+  if (context.table.handlersFor === undefined) return own;
+  const around = aroundRequest(context, context.table.handlersFor);
   return own.length === 0
     ? around
     : [...own, ...around.filter((Handler) => !own.includes(Handler))];
+}
+
+/**
+ * The classes of the groups around the request's path and host (`lookup`: the table's
+ * `handlersFor` or `corsFor`). A host regex runs within its bound here too; past it, no group is
+ * the request's.
+ */
+function aroundRequest<T>(
+  context: RequestContext,
+  lookup: ((path: string, host: string) => readonly T[]) | undefined,
+): readonly T[] {
+  if (lookup === undefined) return [];
+  const { options, request } = context;
+  const host = hostOf(context);
+  const found = bounded(paramLimit(options), () => lookup(request.path, host));
+  return found === TOO_LONG ? [] : found;
 }
 
 /** The host routes are matched on: the request's, when a route depends on it. */
