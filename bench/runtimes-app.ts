@@ -54,11 +54,14 @@ export class Auth {
 }
 
 /**
- * Hono's app of the same routes, as code that defines `hono`; and `honoContext`, the same under
+ * Hono's app of the same routes, as code that defines `hono`; `honoContext`, the same under
  * Hono's `contextStorage()`, which gives `getContext()` in any async code a route starts, as
- * Course's helpers find their request (both with `AsyncLocalStorage`).
+ * Course's helpers find their request (both with `AsyncLocalStorage`); and `honoGuarded`, under
+ * `contextStorage()` and `bodyLimit()` of Course's default 1 MiB, the two guarantees of Course's
+ * that Hono offers as middleware.
  */
 export const HONO = `import { contextStorage } from 'hono/context-storage';
+import { bodyLimit } from 'hono/body-limit';
 const hono = new Hono();
 hono.use('/api/*', async (c, next) => {
   if (c.req.header('authorization') !== 'Bearer secret') return c.text('no', 401);
@@ -72,6 +75,9 @@ hono.get('/user/:id', (c) => c.json({ id: c.req.param('id') }));
 const honoContext = new Hono();
 honoContext.use(contextStorage());
 honoContext.route('/', hono);
+const honoGuarded = new Hono();
+honoGuarded.use(contextStorage(), bodyLimit({ maxSize: 1024 * 1024 }));
+honoGuarded.route('/', hono);
 `;
 
 /**
@@ -90,8 +96,8 @@ const BARE = `const bare = async (request: Request) => {
 
 /**
  * The server of `bench:runtimes` and `bench/runtimes-ab.ts`, on the runtime's own server: Course,
- * Hono, Hono with its `contextStorage()`, or no router (its last argument: course, hono,
- * hono-context, bare). `context.ts` prints what one `AsyncLocalStorage.run()` costs there.
+ * Hono, Hono with its `contextStorage()` (and its `bodyLimit()`), or no router (its last argument:
+ * course, hono, hono-context, hono-guarded, bare). `context.ts` prints what one `AsyncLocalStorage.run()` costs there.
  */
 export const SERVER = {
   'server.ts': `import { Course } from 'course-router';
@@ -104,6 +110,7 @@ const kind = process.argv.at(-1);
 const fetch =
   kind === 'hono' ? hono.fetch
   : kind === 'hono-context' ? honoContext.fetch
+  : kind === 'hono-guarded' ? honoGuarded.fetch
   : kind === 'bare' ? bare
   : (request: Request) => app.fetch(request);
 // Port 0: one the system picks, printed once it listens.

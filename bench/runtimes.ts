@@ -1,7 +1,8 @@
 // `npm run bench:runtimes`: the realistic request — a JSON POST through a group's middleware —
 // served by Course and by Hono on Bun and on Deno (each runtime's own server, `Bun.serve` and
-// `Deno.serve`), loaded by autocannon in alternating rounds. Per router: requests per second and
-// the server's CPU time per request (from /proc), medians of the rounds. Writes its section of
+// `Deno.serve`), each server started once, warmed up, then loaded by autocannon in alternating
+// rounds. Per router: requests per second and the server's CPU time per request (from /proc),
+// medians of the rounds, and its CPU against Course's in the same round. Writes its section of
 // bench/RESULTS.md.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,42 +15,75 @@ import { BODY, RUNTIMES, SERVER, writeApp } from './runtimes-app.js';
 import { sched, shares } from './sched.js';
 import { benchDir } from './temp.js';
 
-const KINDS = ['course', 'hono', 'hono-context', 'bare'] as const;
-const ROUNDS = Number(process.env['ROUNDS'] ?? 3);
-const SECONDS = Number(process.env['SECONDS'] ?? 3);
+const KINDS = ['course', 'hono', 'hono-context', 'hono-guarded', 'bare'] as const;
+const ROUNDS = Number(process.env['ROUNDS'] ?? 5);
+const SECONDS = Number(process.env['SECONDS'] ?? 2);
+// Seconds of load each server takes before it is measured.
+const WARM_UP = 10;
 
 // The machine's load when the run starts, beside its figures (they are noisy on a shared machine).
 const load = os.loadavg()[0]!.toFixed(1);
 const dir = benchDir('runtimes');
 await writeApp(dir, SERVER);
 const rows: string[] = [];
+// `ONLY=deno`: one runtime (its row alone is written).
+const only = process.env['ONLY'];
 for (const [runtime, { binary, args }] of Object.entries(RUNTIMES)) {
+  if (only !== undefined && runtime !== only) continue;
   const bin = path.join(ROOT, binary);
   if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`npm install\` (linux-x64)`);
   const version = await output(bin, ['--version']);
-  const figures: Record<string, { rps: number[]; cpu: number[]; idle: number[] }> = {};
-  for (const kind of KINDS) figures[kind] = { rps: [], cpu: [], idle: [] };
-  for (let round = 0; round < ROUNDS; round++) {
-    // Each round starts with another, so none always meets a warmer machine.
-    for (let i = 0; i < KINDS.length; i++) {
-      const kind = KINDS[(i + round) % KINDS.length]!;
-      const { rps, cpu, idle } = await measure(bin, [...args, kind]);
-      figures[kind]!.rps.push(rps);
-      figures[kind]!.cpu.push(cpu);
-      figures[kind]!.idle.push(idle);
+  // Every server runs through the whole run, each warmed up first: a server's first seconds
+  // compile its code (on the runtime's background threads, counted in its CPU), Course's for
+  // longer than Hono's, and a fresh process measured at once read 20% over its steady cost.
+  const servers = new Map<string, Server>();
+  const figures: Record<string, Figures> = {};
+  for (const kind of KINDS) figures[kind] = { rps: [], cpu: [], idle: [], ratio: [] };
+  const sample = async (kind: string) => {
+    const { rps, cpu, idle } = await measure(servers.get(kind)!, SECONDS);
+    figures[kind]!.rps.push(rps);
+    figures[kind]!.cpu.push(cpu);
+    figures[kind]!.idle.push(idle);
+    return cpu;
+  };
+  try {
+    for (const kind of KINDS) servers.set(kind, await start(bin, [...args, kind]));
+    for (const server of servers.values()) await measure(server, WARM_UP);
+    const others = KINDS.filter((kind) => kind !== 'course');
+    for (let round = 0; round < ROUNDS; round++) {
+      // Course is measured before and after each other server, which is read against the mean of
+      // the two: the machine's speed moves by a third within seconds here, and only figures taken
+      // side by side compare. Each round starts with another, so none always meets a warmer machine.
+      let before = await sample('course');
+      for (let i = 0; i < others.length; i++) {
+        const kind = others[(i + round) % others.length]!;
+        const theirs = await sample(kind);
+        const after = await sample('course');
+        figures[kind]!.ratio.push(theirs / ((before + after) / 2));
+        before = after;
+      }
+      const cpus = KINDS.map((kind) => `${kind} ${figures[kind]!.cpu.at(-1)!.toFixed(1)}`);
+      process.stderr.write(
+        `bench: ${runtime} round ${round + 1}/${ROUNDS}: ${cpus.join(', ')} µs\n`,
+      );
     }
+  } finally {
+    for (const server of servers.values()) server.child.kill();
   }
-  const summary = (f: { rps: number[]; cpu: number[]; idle: number[] }) => ({
+  const summary = (f: Figures) => ({
     rps: median(f.rps),
     cpu: median(f.cpu),
+    ratio: median(f.ratio),
     idle: `${Math.round(median(f.idle) * 100)}%`,
   });
-  const [course, hono, context, bare] = KINDS.map((kind) => summary(figures[kind]!));
+  const [course, hono, context, guarded, bare] = KINDS.map((kind) => summary(figures[kind]!));
   // What each router adds to the runtime's own cost of the same answers.
-  const own = (router: { cpu: number }) => `${(router.cpu - bare!.cpu).toFixed(1)} µs`;
+  // `+ 0` makes a -0 of the rounding 0.
+  const own = (router: { cpu: number }) =>
+    `${(Number((router.cpu - bare!.cpu).toFixed(1)) + 0).toFixed(1)} µs`;
   const run = await output(bin, [...args.slice(0, -1), 'context.ts']);
   rows.push(
-    `| ${runtime} ${/\d+\.\d+\.\d+/.exec(version)?.[0] ?? version} | ${Math.round(course!.rps)} | ${Math.round(hono!.rps)} | ${(course!.rps / hono!.rps).toFixed(2)}× | ${course!.cpu.toFixed(1)} µs | ${hono!.cpu.toFixed(1)} µs | ${(hono!.cpu / course!.cpu).toFixed(2)}× | ${context!.cpu.toFixed(1)} µs | ${(context!.cpu / course!.cpu).toFixed(2)}× | ${bare!.cpu.toFixed(1)} µs | ${own(course!)} | ${own(hono!)} | ${run.trim()} ns | ${course!.idle} | ${hono!.idle} |`,
+    `| ${runtime} ${/\d+\.\d+\.\d+/.exec(version)?.[0] ?? version} | ${Math.round(course!.rps)} | ${Math.round(hono!.rps)} | ${(course!.rps / hono!.rps).toFixed(2)}× | ${course!.cpu.toFixed(1)} µs | ${hono!.cpu.toFixed(1)} µs | ${hono!.ratio.toFixed(2)}× | ${context!.cpu.toFixed(1)} µs | ${context!.ratio.toFixed(2)}× | ${guarded!.cpu.toFixed(1)} µs | ${guarded!.ratio.toFixed(2)}× | ${bare!.cpu.toFixed(1)} µs | ${own(course!)} | ${own(hono!)} | ${run.trim()} ns | ${course!.idle} | ${hono!.idle} |`,
   );
   console.log(rows.at(-1));
 }
@@ -59,40 +93,36 @@ const section = `<!-- runtimes -->
 
 \`npm run bench:runtimes\`: \`POST /api/users\` with a 60-byte JSON body and a bearer token that
 a group middleware checks; the route reads the body and answers JSON. Course (\`app.fetch\`), Hono,
-and Hono under its \`contextStorage()\` middleware (\`getContext()\` in any async code a route
-starts, which Course's helpers always have: both keep it in \`AsyncLocalStorage\`) on the same
-runtime's own server, 10 connections, ${ROUNDS} alternating rounds of ${SECONDS} s,
-medians (load average ${load} at the start). Server CPU per request from /proc; "Course / Hono" above 1 is Course ahead. "Idle": the share of the run the server's JavaScript thread neither ran nor waited in the run
-queue for a core (\`bench/sched.ts\`); the rest of a core its process did not use was spent queued. A body with
-a declared length is read by the runtime (\`bytes()\`) and one timer watches every read, kept in
-the slots of an array (before: a stream reader, a timer and an abort listener per request, a fifth
-of Bun's time).
-What stays. "No router" answers the same request with a handler of its own on the same server (it
-checks the token and the path, and parses the body with \`request.json()\`): "own" is what each
-router adds to it. On Deno, one \`AsyncLocalStorage.run()\` costs what its column says (Deno's
-\`AsyncVariable\` copies the context into a new object and adds a \`WeakMap\` entry each time,
-which lives until a full collection), against a few tens of nanoseconds on Bun; Course's helpers find
-the request through it in any async code a route starts, as the contract wants; Hono under
-\`contextStorage()\` pays it too, and more, as its store holds the whole context. Measured by
-\`npx tsx bench/runtimes-ab.ts <rev> <runtime>\` (the server of a build, of the build with one
-step changed and of Hono loaded in turn, nine rounds of 2 s, the median of each round's ratio;
-two servers of one build differ by up to 3%), a build changed by hand on Deno: a plain variable in
-place of \`AsyncLocalStorage\` 0.92–0.975× (two days); no prototype removal of the JSON body
-0.94–0.97× (the threat model wants it; a copy into \`Object.create(null)\` instead costs the
-same); the body read by \`text()\` rather than \`bytes()\` and a \`TextDecoder\` 0.96×; the
-body parsed by the runtime's \`request.json()\` 0.885×, but then \`body()\` could not give the
-bytes as sent (a webhook's signature needs them); the first three with no watchdog 0.88–0.89× when
-Hono was 0.75–0.80×. On Bun the same changes are within the noise (no body watchdog and no
-promise around the read, 0.96× against 0.97× for a second server of the same build), and a bare
-\`Bun.serve\` reading \`bytes()\` and a \`TextDecoder\` costs what one reading \`json()\`
-does. What is left is spread over the router's own checks (the Host, the content type, the
-limits, the depth walk), its request and response records, the middleware's instance and the
-promises between the steps, none over a twentieth; a \`bun --cpu-prof\` of the server puts most
-of Bun's difference in the runtime's native frames, which a \`perf\` of the stripped binary does
-not name.
+Hono under its \`contextStorage()\` middleware (\`getContext()\` in any async code a route
+starts, which Course's helpers always have: both keep it in \`AsyncLocalStorage\`), and Hono under
+\`contextStorage()\` and \`bodyLimit()\` of 1 MiB (the two of Course's guarantees on this request
+that Hono offers as middleware), on the same runtime's own server, 10 connections. Every server
+runs through the whole run and takes ${WARM_UP} s of load before it is measured (a server's first
+seconds compile its code, Course's for longer: a fresh process read 20% over its steady cost); then
+${ROUNDS} rounds in which Course's server is loaded for ${SECONDS} s before and after each other one
+(load average ${load} at the start). Server CPU per request from /proc, the median of the measures;
+"Course / …" (CPU) is the other's CPU over the mean of Course's just before and after it, the
+median of the rounds: above 1, Course is ahead (the machine's speed moves by a third within
+seconds, and only figures taken side by side compare). "Idle": the share of the run the server's
+JavaScript thread neither ran nor waited in the run queue for a core
+(\`bench/sched.ts\`); the rest of a core its process did not use was spent queued. "No router"
+answers the same request with a handler of its own on the same server (it checks the token and the
+path, and parses the body with \`request.json()\`): "own" is what each router adds to it.
 
-| runtime | Course req/s | Hono req/s | Course / Hono (req/s) | Course CPU/req | Hono CPU/req | Course / Hono (CPU) | Hono with \`contextStorage()\` CPU/req | Course / Hono with it (CPU) | no router CPU/req | Course's own | Hono's own | one \`AsyncLocalStorage.run()\` | Course idle | Hono idle |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+What Course does on this request that Hono alone does not, each a guarantee of the contract or the
+threat model: the request's context in \`AsyncLocalStorage\` (one \`run()\` costs what its column
+says; on Deno its \`AsyncVariable\` copies the context and adds a \`WeakMap\` entry each time,
+which lives until a full collection), a deadline on the body's arrival (\`requestTimeout\`, one
+timer for every read) and its share of \`bodyMemoryLimit\`, the Host and \`Content-Encoding\`
+checks, and the parsed JSON's objects made unable to reach a prototype. On Bun they cost nothing
+measurable over HTTP. On Deno the difference is the context: a server of a dozen lines answering
+this request (the "no router" handler) costs 0.9 µs more CPU with one
+\`AsyncLocalStorage.run()\` around each request than without (19.1 against 18.2 µs, two runs of
+15 s each after a warm-up), what Course costs over Hono. Measured with builds changed by hand (\`bench/fetch-ab.ts\` in one Bun process): the deadline
+1.5–4.5%, \`AsyncLocalStorage\` 3%, the prototype walk 1–5%, the two header reads 1–2.4%.
+
+| runtime | Course req/s | Hono req/s | Course / Hono (req/s) | Course CPU/req | Hono CPU/req | Course / Hono (CPU) | Hono with \`contextStorage()\` CPU/req | Course / Hono with it (CPU) | Hono with \`contextStorage()\` and \`bodyLimit()\` CPU/req | Course / Hono with both (CPU) | no router CPU/req | Course's own | Hono's own | one \`AsyncLocalStorage.run()\` | Course idle | Hono idle |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
 <!-- /runtimes -->
 `;
@@ -110,34 +140,49 @@ rmSync(dir, { recursive: true, force: true });
 
 // --- internal ---
 
-async function measure(
-  bin: string,
-  args: string[],
-): Promise<{ rps: number; cpu: number; idle: number }> {
+interface Server {
+  child: ChildProcess;
+  port: number;
+}
+
+/** A server's figures, one a measure; `ratio`: its CPU over Course's beside it, one a round. */
+interface Figures {
+  rps: number[];
+  cpu: number[];
+  idle: number[];
+  ratio: number[];
+}
+
+async function start(bin: string, args: string[]): Promise<Server> {
   const child = spawn(bin, args, { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     readyPort(child).then(resolve, reject);
     child.once('exit', (code) => reject(new Error(`${bin} ${args.join(' ')} exited ${code}`)));
   });
-  const url = `http://127.0.0.1:${port}/api/users`;
-  const load = (duration: number) =>
-    autocannon({
-      url,
-      method: 'POST',
-      connections: 10,
-      duration,
-      headers: { 'content-type': 'application/json', authorization: 'Bearer secret' },
-      body: BODY,
-    });
-  await load(1); // warm-up
+  return { child, port };
+}
+
+/** Loads `server` for `seconds`: its requests per second, CPU per request (µs) and idle share. */
+async function measure(
+  server: Server,
+  seconds: number,
+): Promise<{ rps: number; cpu: number; idle: number }> {
+  const { child, port } = server;
   const [before, clocks] = [cpuTime(child), sched(child.pid!)];
-  const result = await load(SECONDS);
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}/api/users`,
+    method: 'POST',
+    connections: 10,
+    duration: seconds,
+    headers: { 'content-type': 'application/json', authorization: 'Bearer secret' },
+    body: BODY,
+  });
   const cpu = cpuTime(child) - before;
   const { idle } = shares(clocks, sched(child.pid!));
   if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`${args.join(' ')}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  child.kill();
-  await new Promise((resolve) => child.once('exit', resolve));
+    throw new Error(
+      `${child.spawnargs.join(' ')}: ${result.non2xx} non-2xx, ${result.errors} errors`,
+    );
   return { rps: result.requests.average, cpu: cpu / result.requests.total, idle };
 }
 
