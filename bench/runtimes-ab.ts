@@ -41,7 +41,8 @@ try {
     });
     sides.push({ name, child, port: await readyPort(child), cpu: [] });
   }
-  for (const side of sides) await load(side, 1);
+  // A server's first seconds compile its code (counted in its CPU): each is warmed up for 10 s.
+  for (const side of sides) await load(side, 10);
   for (let round = 0; round < Number(rounds); round++) {
     for (const side of round % 2 ? [...sides].reverse() : sides) {
       const before = cpuTicks(side.child.pid!);
