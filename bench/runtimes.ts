@@ -2,8 +2,8 @@
 // served by Course and by Hono on Bun and on Deno (each runtime's own server, `Bun.serve` and
 // `Deno.serve`), each server started once, warmed up, then loaded by autocannon in alternating
 // rounds. Per router: requests per second and the server's CPU time per request (from /proc),
-// medians of the rounds, and its CPU against Course's in the same round. Writes its section of
-// bench/RESULTS.md.
+// medians of the rounds, and its CPU against Course's measured just before and after it. Writes
+// its section of bench/RESULTS.md.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -26,7 +26,7 @@ const load = os.loadavg()[0]!.toFixed(1);
 const dir = benchDir('runtimes');
 await writeApp(dir, SERVER);
 const rows: string[] = [];
-// `ONLY=deno`: one runtime (its row alone is written).
+// `ONLY=deno`: one runtime, its row printed and RESULTS.md left as it is.
 const only = process.env['ONLY'];
 for (const [runtime, { binary, args }] of Object.entries(RUNTIMES)) {
   if (only !== undefined && runtime !== only) continue;
@@ -130,12 +130,13 @@ const results = path.join(ROOT, 'bench/RESULTS.md');
 const text = readFileSync(results, 'utf8');
 const at = text.indexOf('<!-- runtimes -->');
 const end = text.indexOf('<!-- /runtimes -->');
-writeFileSync(
-  results,
-  at === -1
-    ? `${text.trimEnd()}\n\n${section}`
-    : text.slice(0, at) + section + text.slice(end + '<!-- /runtimes -->\n'.length),
-);
+if (only === undefined)
+  writeFileSync(
+    results,
+    at === -1
+      ? `${text.trimEnd()}\n\n${section}`
+      : text.slice(0, at) + section + text.slice(end + '<!-- /runtimes -->\n'.length),
+  );
 rmSync(dir, { recursive: true, force: true });
 
 // --- internal ---
