@@ -16,10 +16,16 @@ import { sched, shares } from './sched.js';
 import { benchDir } from './temp.js';
 
 const KINDS = ['course', 'hono', 'hono-context', 'hono-guarded', 'bare'] as const;
-const ROUNDS = Number(process.env['ROUNDS'] ?? 5);
-const SECONDS = Number(process.env['SECONDS'] ?? 2);
+// `--smoke`: a second or so a server, for CI (the figures mean nothing); `--out <file>`: where the
+// section goes [bench/RESULTS.md].
+const smoke = process.argv.includes('--smoke');
+const outArg = process.argv.indexOf('--out');
+const results =
+  outArg === -1 ? path.join(ROOT, 'bench/RESULTS.md') : path.resolve(process.argv[outArg + 1]!);
+const ROUNDS = smoke ? 1 : Number(process.env['ROUNDS'] ?? 5);
+const SECONDS = smoke ? 0.5 : Number(process.env['SECONDS'] ?? 2);
 // Seconds of load each server takes before it is measured.
-const WARM_UP = 10;
+const WARM_UP = smoke ? 0.5 : 10;
 
 // The machine's load when the run starts, beside its figures (they are noisy on a shared machine).
 const load = os.loadavg()[0]!.toFixed(1);
@@ -126,8 +132,7 @@ this request (the "no router" handler) costs 0.9 µs more CPU with one
 ${rows.join('\n')}
 <!-- /runtimes -->
 `;
-const results = path.join(ROOT, 'bench/RESULTS.md');
-const text = readFileSync(results, 'utf8');
+const text = existsSync(results) ? readFileSync(results, 'utf8') : '';
 const at = text.indexOf('<!-- runtimes -->');
 const end = text.indexOf('<!-- /runtimes -->');
 if (only === undefined)

@@ -78,3 +78,29 @@ describe('npm run bench:compare -- HEAD --smoke', () => {
     },
   );
 });
+
+// Bun's and Deno's servers beside Hono's: every server answers and every column is a figure.
+describe('npm run bench:runtimes -- --smoke', () => {
+  it('measures every server on Bun and on Deno', { timeout: 240_000 }, async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'course-bench-runtimes-'));
+    const out = path.join(dir, 'RESULTS.md');
+    try {
+      await new Promise<void>((resolve, reject) => {
+        execFile(
+          process.execPath,
+          ['--import', 'tsx', 'bench/runtimes.ts', '--smoke', '--out', out],
+          { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 },
+          (error, _stdout, stderr) => (error ? reject(new Error(stderr)) : resolve()),
+        );
+      });
+      const report = readFileSync(out, 'utf8');
+      expect(report).toContain('<!-- runtimes -->');
+      // Requests per second, CPU per request and ratios of the five servers, all finite.
+      const figure = String.raw` (?:\d+|[\d.]+ µs|[\d.]+×|-?[\d.]+ µs|\d+ ns|\d+%) \|`;
+      for (const runtime of ['bun', 'deno'])
+        expect(report).toMatch(new RegExp(String.raw`\| ${runtime} [\d.]+ \|(?:${figure}){16}`));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
