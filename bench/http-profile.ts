@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { buildCourseApp } from './http-apps.js';
-import { readyPort } from './http.js';
+import { readyPort, stoppedWithUs } from './http.js';
 import { SCENARIOS } from './http-scenarios.js';
 import { benchDir } from './temp.js';
 
@@ -73,24 +73,26 @@ const table = await buildCourseApp(benchDir('profile-app'));
 
 for (const scenario of SCENARIOS.filter((s) => s.name.includes(only))) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'course-prof-'));
-  const child = spawn(
-    process.execPath,
-    [
-      '--cpu-prof',
-      '--cpu-prof-dir',
-      dir,
-      '--import',
-      'tsx',
-      path.join(HERE, 'http-server.ts'),
-      kind,
-      '0',
-      table,
-    ],
-    {
-      cwd: path.join(HERE, '..'),
-      env: { ...process.env, NODE_ENV: 'production' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
+  const child = stoppedWithUs(
+    spawn(
+      process.execPath,
+      [
+        '--cpu-prof',
+        '--cpu-prof-dir',
+        dir,
+        '--import',
+        'tsx',
+        path.join(HERE, 'http-server.ts'),
+        kind,
+        '0',
+        table,
+      ],
+      {
+        cwd: path.join(HERE, '..'),
+        env: { ...process.env, NODE_ENV: 'production' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    ),
   );
   const port = await readyPort(child);
   const request = {

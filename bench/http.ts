@@ -86,20 +86,39 @@ export async function start(
   kind: Server,
   table: string,
 ): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(HERE, 'http-server.ts'), kind, '0', table],
-    {
-      cwd: path.join(HERE, '..'),
-      env: { ...process.env, NODE_ENV: 'production' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
+  const child = stoppedWithUs(
+    spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(HERE, 'http-server.ts'), kind, '0', table],
+      {
+        cwd: path.join(HERE, '..'),
+        env: { ...process.env, NODE_ENV: 'production' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    ),
   );
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${kind} server exited with ${String(code)}`)));
     readyPort(child).then(resolve, reject);
   });
   return { child, port };
+}
+
+// The servers running, stopped with the benchmark when a signal ends it (a `finally` does not run
+// then, and they would outlive it, loading the machine the next run measures).
+const servers = new Set<ChildProcess>();
+
+/** `child`, a server, stopped if a signal ends the benchmark first. */
+export function stoppedWithUs(child: ChildProcess): ChildProcess {
+  if (servers.size === 0)
+    for (const signal of ['SIGINT', 'SIGTERM'] as const)
+      process.once(signal, () => {
+        for (const server of servers) server.kill();
+        process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+      });
+  servers.add(child);
+  child.once('exit', () => servers.delete(child));
+  return child;
 }
 
 /** The port a `http-server.ts` child prints once it listens (`ready <port>`). */

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { revisionCheckout, ROOT } from './checkout.js';
-import { cpuTicks, readyPort } from './http.js';
+import { cpuTicks, readyPort, stoppedWithUs } from './http.js';
 import { BODY, RUNTIMES, SERVER, writeApp } from './runtimes-app.js';
 import { benchDir } from './temp.js';
 
@@ -35,10 +35,12 @@ try {
     ['B', b, 'course'],
     ['hono', b, 'hono'],
   ] as const) {
-    const child = spawn(path.join(ROOT, command.binary), [...command.args, kind], {
-      cwd: dir,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = stoppedWithUs(
+      spawn(path.join(ROOT, command.binary), [...command.args, kind], {
+        cwd: dir,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      }),
+    );
     sides.push({ name, child, port: await readyPort(child), cpu: [] });
   }
   // A server's first seconds compile its code (counted in its CPU): each is warmed up for 10 s.

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT } from './checkout.js';
-import { readyPort } from './http.js';
+import { readyPort, stoppedWithUs } from './http.js';
 import { BODY, RUNTIMES, SERVER, writeApp } from './runtimes-app.js';
 import { sched, shares } from './sched.js';
 import { benchDir } from './temp.js';
@@ -160,7 +160,7 @@ interface Figures {
 }
 
 async function start(bin: string, args: string[]): Promise<Server> {
-  const child = spawn(bin, args, { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = stoppedWithUs(spawn(bin, args, { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] }));
   const port = await new Promise<number>((resolve, reject) => {
     readyPort(child).then(resolve, reject);
     child.once('exit', (code) => reject(new Error(`${bin} ${args.join(' ')} exited ${code}`)));
