@@ -50,15 +50,14 @@ export function readNodeBody(
   if (req.destroyed) return Promise.reject(incomplete());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
+    // The bytes that came of it, and what it holds of the budget. Not its declared length: a few
+    // connections declaring large bodies and sending nothing would hold all of it.
     let size = 0;
-    // What this body holds of the budget: the bytes that came of it. Not its declared length: a
-    // few connections declaring large bodies and sending nothing would hold all of it.
-    let held = 0;
     let settled = false;
     const settle = (error?: HttpException) => {
       if (settled) return;
       settled = true;
-      release(held);
+      release(size);
       req.off('data', onData);
       // Left paused, the body tells the adapter its rest is unread: the connection closes.
       if (!req.complete) req.pause();
@@ -66,13 +65,12 @@ export function readNodeBody(
       else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
     };
     // As the Fetch adapter reads it: node:http's parser refuses a malformed one, but node:http2's
-    // compatibility layer passes the header on as sent, and NaN held would unbound the budget.
+    // compatibility layer passes the header on as sent, and NaN would pass the limit below.
     const declared = declaredLength(req.headers['content-length'] ?? null) ?? 0;
     const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) return settle(payloadTooLarge());
+      if (size + chunk.length > limit) return settle(payloadTooLarge());
       if (!hold(chunk.length, budget)) return settle(busy());
-      held = size;
+      size += chunk.length;
       chunks.push(chunk);
     };
     // Once settled (the common case: `close` follows `end`), nothing is made.

@@ -49,5 +49,17 @@ describe('readNodeBody and the budget of bodies held', () => {
     await expect(waiting[1]).rejects.toMatchObject({ status: 503 });
     idle[0]!.push(null);
     expect((await waiting[0]!).byteLength).toBe(90);
+    // One past its limit as its bytes come: a 413. Every body settled gave back what it held:
+    // one of the whole budget is read.
+    const long = request(60);
+    const refused = readNodeBody(long, 60, 100);
+    long.push(Buffer.alloc(50));
+    long.push(Buffer.alloc(20));
+    await expect(refused).rejects.toMatchObject({ status: 413 });
+    const whole = request(100);
+    const all = readNodeBody(whole, 1000, 100);
+    whole.push(Buffer.alloc(100));
+    whole.push(null);
+    expect((await all).byteLength).toBe(100);
   });
 });
