@@ -5,22 +5,26 @@
 // the rounds; and B's and Hono's CPU against A's, the median of each round's ratio. How a change
 // of the Fetch path is measured where users meet it: the machine's load moves between rounds, and
 // each round's ratio is taken from servers loaded one after the other.
-import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { revisionCheckout, ROOT } from './checkout.js';
-import { cpuTicks, readyPort, stoppedWithUs } from './http.js';
-import { BODY, RUNTIMES, SERVER, writeApp } from './runtimes-app.js';
+import { cpuTicks } from './http.js';
+import { median } from './lookup.js';
+import {
+  loadPost,
+  RUNTIMES,
+  SERVER,
+  startServer,
+  writeApp,
+  type RuntimeServer,
+} from './runtimes-app.js';
 import { benchDir } from './temp.js';
 
 const [rev, runtime = 'bun', rounds = '9'] = process.argv.slice(2);
 const command = RUNTIMES[runtime as keyof typeof RUNTIMES];
 if (!rev || !command) throw new Error('usage: tsx bench/runtimes-ab.ts <rev> <bun|deno> [rounds]');
 
-interface Side {
+interface Side extends RuntimeServer {
   name: string;
-  child: ChildProcess;
-  port: number;
   cpu: number[];
 }
 
@@ -35,20 +39,15 @@ try {
     ['B', b, 'course'],
     ['hono', b, 'hono'],
   ] as const) {
-    const child = stoppedWithUs(
-      spawn(path.join(ROOT, command.binary), [...command.args, kind], {
-        cwd: dir,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      }),
-    );
-    sides.push({ name, child, port: await readyPort(child), cpu: [] });
+    const server = await startServer(path.join(ROOT, command.binary), [...command.args, kind], dir);
+    sides.push({ name, ...server, cpu: [] });
   }
   // A server's first seconds compile its code (counted in its CPU): each is warmed up for 10 s.
-  for (const side of sides) await load(side, 10);
+  for (const side of sides) await loadPost(side, 10);
   for (let round = 0; round < Number(rounds); round++) {
     for (const side of round % 2 ? [...sides].reverse() : sides) {
       const before = cpuTicks(side.child.pid!);
-      const done = await load(side, 2);
+      const done = (await loadPost(side, 2)).requests.total;
       // A clock tick is 10 ms: 10,000 µs.
       side.cpu.push(((cpuTicks(side.child.pid!) - before) * 10_000) / done);
     }
@@ -64,23 +63,4 @@ try {
 } finally {
   for (const side of sides) side.child.kill();
   old.remove();
-}
-
-/** Loads `side` for `seconds`; the number of requests it answered (all of them 2xx). */
-async function load(side: Side, seconds: number): Promise<number> {
-  const result = await autocannon({
-    url: `http://127.0.0.1:${side.port}/api/users`,
-    method: 'POST',
-    connections: 10,
-    duration: seconds,
-    headers: { 'content-type': 'application/json', authorization: 'Bearer secret' },
-    body: BODY,
-  });
-  if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`${side.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result.requests.total;
-}
-
-function median(values: number[]): number {
-  return [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
 }

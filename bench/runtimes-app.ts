@@ -1,10 +1,13 @@
 // The app `npm run bench:runtimes` and `bench/runtimes-fetch.ts` serve on Bun and Deno: a JSON
 // POST through a group's middleware and a `GET /user/{id}`, for Course (built) and for Hono.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
 import { build } from '../compiler/index.js';
 import { ROOT } from './checkout.js';
+import { readyPort, stoppedWithUs } from './http.js';
 
 /** The JSON body of the POST. */
 export const BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', age: 36 });
@@ -142,3 +145,43 @@ export const RUNTIMES = {
     args: ['run', '--allow-net', '--allow-env', '--allow-read', 'server.ts'],
   },
 };
+
+/** A server of the app, running. */
+export interface RuntimeServer {
+  child: ChildProcess;
+  port: number;
+}
+
+/**
+ * Starts the app's `server.ts` in `dir` with `bin` and `args` (`RUNTIMES`' with the kind last),
+ * stopped with the benchmark; once it listens.
+ */
+export async function startServer(
+  bin: string,
+  args: string[],
+  dir: string,
+): Promise<RuntimeServer> {
+  const child = stoppedWithUs(spawn(bin, args, { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] }));
+  const port = await new Promise<number>((resolve, reject) => {
+    readyPort(child).then(resolve, reject);
+    child.once('exit', (code) => reject(new Error(`${bin} ${args.join(' ')} exited ${code}`)));
+  });
+  return { child, port };
+}
+
+/** Loads `server` with the POST for `seconds` (autocannon, 10 connections); any answer but a 2xx throws. */
+export async function loadPost(server: RuntimeServer, seconds: number): Promise<autocannon.Result> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${server.port}/api/users`,
+    method: 'POST',
+    connections: 10,
+    duration: seconds,
+    headers: { 'content-type': 'application/json', authorization: 'Bearer secret' },
+    body: BODY,
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(
+      `${server.child.spawnargs.join(' ')}: ${result.non2xx} non-2xx, ${result.errors} errors`,
+    );
+  return result;
+}

@@ -4,14 +4,21 @@
 // rounds. Per router: requests per second and the server's CPU time per request (from /proc),
 // medians of the rounds, and its CPU against Course's measured just before and after it. Writes
 // its section of bench/RESULTS.md.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { ROOT } from './checkout.js';
-import { readyPort, stoppedWithUs } from './http.js';
-import { BODY, RUNTIMES, SERVER, writeApp } from './runtimes-app.js';
+import { cpuTicks } from './http.js';
+import { median } from './lookup.js';
+import {
+  loadPost,
+  RUNTIMES,
+  SERVER,
+  startServer,
+  writeApp,
+  type RuntimeServer,
+} from './runtimes-app.js';
 import { sched, shares } from './sched.js';
 import { benchDir } from './temp.js';
 
@@ -42,7 +49,7 @@ for (const [runtime, { binary, args }] of Object.entries(RUNTIMES)) {
   // Every server runs through the whole run, each warmed up first: a server's first seconds
   // compile its code (on the runtime's background threads, counted in its CPU), Course's for
   // longer than Hono's, and a fresh process measured at once read 20% over its steady cost.
-  const servers = new Map<string, Server>();
+  const servers = new Map<string, RuntimeServer>();
   const figures: Record<string, Figures> = {};
   for (const kind of KINDS) figures[kind] = { rps: [], cpu: [], idle: [], ratio: [] };
   const sample = async (kind: string) => {
@@ -53,7 +60,7 @@ for (const [runtime, { binary, args }] of Object.entries(RUNTIMES)) {
     return cpu;
   };
   try {
-    for (const kind of KINDS) servers.set(kind, await start(bin, [...args, kind]));
+    for (const kind of KINDS) servers.set(kind, await startServer(bin, [...args, kind], dir));
     for (const server of servers.values()) await measure(server, WARM_UP);
     const others = KINDS.filter((kind) => kind !== 'course');
     for (let round = 0; round < ROUNDS; round++) {
@@ -146,11 +153,6 @@ rmSync(dir, { recursive: true, force: true });
 
 // --- internal ---
 
-interface Server {
-  child: ChildProcess;
-  port: number;
-}
-
 /** A server's figures, one a measure; `ratio`: its CPU over Course's beside it, one a round. */
 interface Figures {
   rps: number[];
@@ -159,43 +161,18 @@ interface Figures {
   ratio: number[];
 }
 
-async function start(bin: string, args: string[]): Promise<Server> {
-  const child = stoppedWithUs(spawn(bin, args, { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] }));
-  const port = await new Promise<number>((resolve, reject) => {
-    readyPort(child).then(resolve, reject);
-    child.once('exit', (code) => reject(new Error(`${bin} ${args.join(' ')} exited ${code}`)));
-  });
-  return { child, port };
-}
-
 /** Loads `server` for `seconds`: its requests per second, CPU per request (µs) and idle share. */
 async function measure(
-  server: Server,
+  server: RuntimeServer,
   seconds: number,
 ): Promise<{ rps: number; cpu: number; idle: number }> {
-  const { child, port } = server;
-  const [before, clocks] = [cpuTime(child), sched(child.pid!)];
-  const result = await autocannon({
-    url: `http://127.0.0.1:${port}/api/users`,
-    method: 'POST',
-    connections: 10,
-    duration: seconds,
-    headers: { 'content-type': 'application/json', authorization: 'Bearer secret' },
-    body: BODY,
-  });
-  const cpu = cpuTime(child) - before;
+  const { child } = server;
+  const [before, clocks] = [cpuTicks(child.pid!), sched(child.pid!)];
+  const result = await loadPost(server, seconds);
+  // A clock tick is 10 ms: 10,000 µs.
+  const cpu = (cpuTicks(child.pid!) - before) * 10_000;
   const { idle } = shares(clocks, sched(child.pid!));
-  if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(
-      `${child.spawnargs.join(' ')}: ${result.non2xx} non-2xx, ${result.errors} errors`,
-    );
   return { rps: result.requests.average, cpu: cpu / result.requests.total, idle };
-}
-
-/** The process's user and system CPU time, in µs (clock ticks of 10 ms). */
-function cpuTime(child: ChildProcess): number {
-  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 function output(bin: string, args: string[]): Promise<string> {
@@ -205,9 +182,4 @@ function output(bin: string, args: string[]): Promise<string> {
     child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
     child.once('exit', () => resolve(text.trim()));
   });
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
