@@ -45,7 +45,50 @@ export function formlessReturn(
   return undefined;
 }
 
+/**
+ * Whether a function returns no promise, as the build reads it: it is not `async`, and each type
+ * it may return is known and has no `then` (not `any`, `unknown`, `object`, `{}` or a type
+ * parameter, which a promise could be). A route whose code all does so is served without
+ * `AsyncLocalStorage` (`RouteEntry.sync`).
+ */
+export function returnsAtOnce(declaration: HandlerDeclaration, index: SourceIndex): boolean {
+  if (
+    !Node.isMethodDeclaration(declaration) &&
+    !Node.isArrowFunction(declaration) &&
+    !Node.isFunctionExpression(declaration) &&
+    !Node.isFunctionDeclaration(declaration)
+  )
+    return false;
+  if (declaration.isAsync()) return false;
+  const checker = index.project.getTypeChecker().compilerObject;
+  const signature = checker.getSignatureFromDeclaration(declaration.compilerNode);
+  if (signature === undefined) return false;
+  const returned = checker.getReturnTypeOfSignature(signature);
+  return (returned.isUnion() ? returned.types : [returned]).every((type) => settled(type, checker));
+}
+
 // --- internal ---
+
+// Types a promise may hide behind.
+const OPAQUE =
+  ts.TypeFlags.Any |
+  ts.TypeFlags.Unknown |
+  ts.TypeFlags.NonPrimitive |
+  ts.TypeFlags.TypeVariable |
+  ts.TypeFlags.Index |
+  ts.TypeFlags.Conditional |
+  ts.TypeFlags.Substitution;
+
+/**
+ * A returned type that is known to hold no promise: a primitive, or an object type that names
+ * what it holds (properties or an index signature: not `{}`) and no `then`.
+ */
+function settled(type: Ts.Type, checker: Ts.TypeChecker): boolean {
+  if (type.flags & OPAQUE) return false;
+  if (!(type.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection))) return true;
+  if (type.getProperty('then') !== undefined) return false;
+  return type.getProperties().length > 0 || checker.getIndexInfosOfType(type).length > 0;
+}
 
 /**
  * The members of what a method or closure returns (a promise's value for an `async` one or one

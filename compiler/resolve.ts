@@ -14,7 +14,7 @@ import {
   methodDeclaration,
   type HandlerDeclaration,
 } from './handler-params.js';
-import { formlessReturn, mayReturnBoolean } from './handler-returns.js';
+import { formlessReturn, mayReturnBoolean, returnsAtOnce } from './handler-returns.js';
 import type { ResolvedConfig } from './config.js';
 import { formatLocation, type Diagnostics } from './errors.js';
 import type { SitedReference } from './groups.js';
@@ -113,6 +113,7 @@ const REQUEST: Given = {
 class ReferenceCache {
   readonly #cache = new Map<string, (ClassRefResolved & { args: string[] }) | undefined>();
   readonly #checked = new Set<string>();
+  readonly #atOnce = new Map<string, boolean>();
 
   constructor(
     readonly config: ResolvedConfig,
@@ -186,6 +187,20 @@ class ReferenceCache {
         site,
         'declare a parameter for it after the request, or leave it out of the name',
       );
+  }
+
+  /** Whether a middleware's `handle` returns no promise (`returnsAtOnce`). */
+  handlesAtOnce(middleware: MiddlewareRef): boolean {
+    const { file, exportName } = middleware.class;
+    const key = `${file}\0${exportName}`;
+    let atOnce = this.#atOnce.get(key);
+    if (atOnce === undefined) {
+      const found = this.index.exportedClassIn(file, exportName);
+      const declaration = found && methodDeclaration(found.node, 'handle');
+      atOnce = declaration !== undefined && returnsAtOnce(declaration, this.index);
+      this.#atOnce.set(key, atOnce);
+    }
+    return atOnce;
   }
 
   /**
@@ -327,6 +342,10 @@ function resolveRoute(
     domain: draft.domain,
     handlers: handlers.map(({ class: c, label }) => ({ class: c, label })),
     source: draft.definition.loc,
+    sync:
+      handler.declaration !== undefined &&
+      returnsAtOnce(handler.declaration, index) &&
+      middleware.every((m) => references.handlesAtOnce(m)),
   };
 }
 

@@ -105,6 +105,11 @@ export interface RouteRecord {
   /** Exception handlers of the route's groups, innermost first. */
   handlers: ClassRefResolved[];
   source: SourceLocation;
+  /**
+   * The handler and every middleware `handle` return no promise (`returnsAtOnce`): the route
+   * is served without `AsyncLocalStorage` (`RouteEntry.sync`).
+   */
+  sync: boolean;
 }
 
 /** A closure lifted from a route file into the generated module. */

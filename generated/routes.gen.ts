@@ -52,34 +52,35 @@ const $classes = {
 
 /**
  * The routes, one per line in registration order: `$routes.at(n)` is the line `[n, ...]`,
- * `[n, verbs, URL, handler, defined at, name, { domain, middleware, exceptionHandlers, ... }]`.
+ * `[n, verbs, URL, handler, defined at, name, { domain, middleware, exceptionHandlers, ... }]`;
+ * `sync`: the build found the route's code synchronous, and it is served without a context store.
  * A closure's function is `closures[n]`; a class is `$classes` by the name the route gives it.
  */
 const $routes = new RouteList(
   closures,
   $classes,
   String.raw`
-[0,"GET","/","closure fixtures/app/routes.ts:10","fixtures/app/routes.ts:10:10","home",{"exceptionHandlers":["Handlers\\PageHandler"]}]
-[1,"GET","/hello/{name?}","closure fixtures/app/routes.ts:11","fixtures/app/routes.ts:11:10","hello",{"exceptionHandlers":["Handlers\\PageHandler"]}]
-[2,"GET","/user/{id}","UserController@show","fixtures/app/routes.ts:13:10","user.show",{"exceptionHandlers":["Handlers\\PageHandler"]}]
-[3,"GET","/user/{id}/posts/{slug?}","UserController@posts","fixtures/app/routes.ts:14:10","user.posts",{"exceptionHandlers":["Handlers\\PageHandler"]}]
-[4,"GET|POST","/contact","HomeController@contact","fixtures/app/routes.ts:18:10","contact",{"exceptionHandlers":["Handlers\\PageHandler"]}]
-[5,"GET","/photos","PhotoController@index","fixtures/app/routes.ts:19:10","photos.index",{"exceptionHandlers":["Handlers\\PageHandler"]}]
-[6,"GET","/photos/create","PhotoController@create","fixtures/app/routes.ts:19:10","photos.create",{"exceptionHandlers":["Handlers\\PageHandler"]}]
-[7,"POST","/photos","PhotoController@store","fixtures/app/routes.ts:19:10","photos.store",{"exceptionHandlers":["Handlers\\PageHandler"]}]
-[8,"GET","/photos/{id}","PhotoController@show","fixtures/app/routes.ts:19:10","photos.show",{"exceptionHandlers":["Handlers\\PageHandler"]}]
-[9,"GET","/photos/{id}/edit","PhotoController@edit","fixtures/app/routes.ts:19:10","photos.edit",{"exceptionHandlers":["Handlers\\PageHandler"]}]
-[10,"PUT|PATCH","/photos/{id}","PhotoController@update","fixtures/app/routes.ts:19:10","photos.update",{"exceptionHandlers":["Handlers\\PageHandler"]}]
-[11,"DELETE","/photos/{id}","PhotoController@destroy","fixtures/app/routes.ts:19:10","photos.destroy",{"exceptionHandlers":["Handlers\\PageHandler"]}]
-[12,"GET","/animals","AnimalController@getIndex","fixtures/app/routes.ts:20:10","animals.index",{"exceptionHandlers":["Handlers\\PageHandler"]}]
-[13,"GET","/animals/view/{id?}","AnimalController@getView","fixtures/app/routes.ts:20:10","animals.view",{"exceptionHandlers":["Handlers\\PageHandler"]}]
-[14,"POST","/animals/save","AnimalController@postSave","fixtures/app/routes.ts:20:10","animals.save",{"exceptionHandlers":["Handlers\\PageHandler"]}]
-[15,"GET","/dashboard","closure fixtures/app/routes.ts:23","fixtures/app/routes.ts:23:12","account.dashboard",{"domain":"{account}.localhost","exceptionHandlers":["Handlers\\PageHandler"]}]
-[16,"GET","/status","closure fixtures/app/routes.ts:28","fixtures/app/routes.ts:28:10",null,{"exceptionHandlers":["Handlers\\PageHandler"]}]
+[0,"GET","/","closure fixtures/app/routes.ts:10","fixtures/app/routes.ts:10:10","home",{"exceptionHandlers":["Handlers\\PageHandler"],"sync":true}]
+[1,"GET","/hello/{name?}","closure fixtures/app/routes.ts:11","fixtures/app/routes.ts:11:10","hello",{"exceptionHandlers":["Handlers\\PageHandler"],"sync":true}]
+[2,"GET","/user/{id}","UserController@show","fixtures/app/routes.ts:13:10","user.show",{"exceptionHandlers":["Handlers\\PageHandler"],"sync":true}]
+[3,"GET","/user/{id}/posts/{slug?}","UserController@posts","fixtures/app/routes.ts:14:10","user.posts",{"exceptionHandlers":["Handlers\\PageHandler"],"sync":true}]
+[4,"GET|POST","/contact","HomeController@contact","fixtures/app/routes.ts:18:10","contact",{"exceptionHandlers":["Handlers\\PageHandler"],"sync":true}]
+[5,"GET","/photos","PhotoController@index","fixtures/app/routes.ts:19:10","photos.index",{"exceptionHandlers":["Handlers\\PageHandler"],"sync":true}]
+[6,"GET","/photos/create","PhotoController@create","fixtures/app/routes.ts:19:10","photos.create",{"exceptionHandlers":["Handlers\\PageHandler"],"sync":true}]
+[7,"POST","/photos","PhotoController@store","fixtures/app/routes.ts:19:10","photos.store",{"exceptionHandlers":["Handlers\\PageHandler"],"sync":true}]
+[8,"GET","/photos/{id}","PhotoController@show","fixtures/app/routes.ts:19:10","photos.show",{"exceptionHandlers":["Handlers\\PageHandler"],"sync":true}]
+[9,"GET","/photos/{id}/edit","PhotoController@edit","fixtures/app/routes.ts:19:10","photos.edit",{"exceptionHandlers":["Handlers\\PageHandler"],"sync":true}]
+[10,"PUT|PATCH","/photos/{id}","PhotoController@update","fixtures/app/routes.ts:19:10","photos.update",{"exceptionHandlers":["Handlers\\PageHandler"],"sync":true}]
+[11,"DELETE","/photos/{id}","PhotoController@destroy","fixtures/app/routes.ts:19:10","photos.destroy",{"exceptionHandlers":["Handlers\\PageHandler"],"sync":true}]
+[12,"GET","/animals","AnimalController@getIndex","fixtures/app/routes.ts:20:10","animals.index",{"exceptionHandlers":["Handlers\\PageHandler"],"sync":true}]
+[13,"GET","/animals/view/{id?}","AnimalController@getView","fixtures/app/routes.ts:20:10","animals.view",{"exceptionHandlers":["Handlers\\PageHandler"],"sync":true}]
+[14,"POST","/animals/save","AnimalController@postSave","fixtures/app/routes.ts:20:10","animals.save",{"exceptionHandlers":["Handlers\\PageHandler"],"sync":true}]
+[15,"GET","/dashboard","closure fixtures/app/routes.ts:23","fixtures/app/routes.ts:23:12","account.dashboard",{"domain":"{account}.localhost","exceptionHandlers":["Handlers\\PageHandler"],"sync":true}]
+[16,"GET","/status","closure fixtures/app/routes.ts:28","fixtures/app/routes.ts:28:10",null,{"exceptionHandlers":["Handlers\\PageHandler"],"sync":true}]
 [17,"GET","/limited","closure fixtures/app/routes.ts:31","fixtures/app/routes.ts:31:10","limited",{"exceptionHandlers":["Handlers\\PageHandler"]}]
 [18,"GET","/admin","HomeController@dashboard","fixtures/app/routers/admin.ts:4:10","admin.dashboard",{"middleware":["Middleware\\Auth:admin"]}]
 [19,"GET","/admin/users/{id}","UserController@show","fixtures/app/routers/admin.ts:5:10","admin.users.show",{"middleware":["Middleware\\Auth:admin"]}]
-[20,"GET","/api/photos/{id}","PhotoController@show","fixtures/app/routers/api.ts:5:10","api.photo",{"exceptionHandlers":["Handlers\\ApiHandler"]}]
+[20,"GET","/api/photos/{id}","PhotoController@show","fixtures/app/routers/api.ts:5:10","api.photo",{"exceptionHandlers":["Handlers\\ApiHandler"],"sync":true}]
 `,
 );
 

@@ -42,6 +42,11 @@ export interface RouteEntry {
    * is): a raw request target it matches is then routed without normalising.
    */
   readonly normalOnly?: boolean;
+  /**
+   * The build proved its middleware and callback synchronous (no `async`, no promise in their
+   * return types): it is served without entering `AsyncLocalStorage` (`dispatch`).
+   */
+  readonly sync?: boolean;
 }
 
 /** A matched route and its parameter values. */

@@ -29,7 +29,8 @@ export function emitTable(app: CompiledApp, context: EmitContext, closures: bool
 ${classList}`),
     printed(`/**
  * The routes, one per line in registration order: \`$routes.at(n)\` is the line \`[n, ...]\`,
- * \`[n, verbs, URL, handler, defined at, name, { domain, middleware, exceptionHandlers, ... }]\`.
+ * \`[n, verbs, URL, handler, defined at, name, { domain, middleware, exceptionHandlers, ... }]\`;
+ * \`sync\`: the build found the route's code synchronous, and it is served without a context store.
  * A closure's function is \`closures[n]\`; a class is \`$classes\` by the name the route gives it.
  */
 const $routes = ${rowsCall('new RouteList', [closures ? 'closures' : '{}', '$classes'], rows)};`),
@@ -60,6 +61,7 @@ function routeRow(route: RouteRecord, root: string, names: ClassNames): RouteRow
       ? {}
       : { exceptionHandlers: handlers.map((h) => names.name(h.label, h.class)) }),
     ...(matchesNormalOnly(route) ? {} : { normalOnly: false as const }),
+    ...(route.sync ? { sync: true as const } : {}),
   };
   const at = formatLocation(route.source, root);
   const row = [route.index, route.verbs.join('|'), route.url, label, at] as const;

@@ -87,20 +87,87 @@ export interface Scope {
 }
 
 // One store per process even when two copies of the runtime are loaded (a test runner's
-// module graph beside Node's), so helpers always see the request being served.
+// module graph beside Node's), so helpers always see the request being served; and so one
+// request served inline (`inlined`).
 const KEY = Symbol.for('course-router.scope');
-const holder = globalThis as { [KEY]?: AsyncLocalStorage<Scope> };
+const INLINE = Symbol.for('course-router.inline');
+const holder = globalThis as {
+  [KEY]?: AsyncLocalStorage<Scope>;
+  [INLINE]?: { scope: Scope | undefined };
+};
 /** @internal */
 export const storage = (holder[KEY] ??= new AsyncLocalStorage<Scope>());
 
+/**
+ * The scope of a request served without the store, while its code runs (`inlined`): a route
+ * the build proved synchronous (`RouteEntry.sync`) creates no continuation that runs before it
+ * is answered, so it needs no `storage.run()`, which is most of a request's cost on Deno. Set
+ * only within one synchronous stretch: no later task sees it.
+ */
+const inline = (holder[INLINE] ??= { scope: undefined });
+
 /** The context of the request being served, or `undefined` outside one. */
 export function currentContext(): RequestContext | undefined {
-  return storage.getStore()?.context;
+  return (inline.scope ?? storage.getStore())?.context;
 }
 
 /** The context of the request being served; throws outside one. */
 export function requireContext(helper: string): RequestContext {
-  const context = storage.getStore()?.context;
+  const context = currentContext();
   if (!context) throw new Error(`course: ${helper}() is only available while a request is served`);
   return context;
+}
+
+/**
+ * `run(a, b, c)` with `scope` as the request being served, without entering the store: for code
+ * the build proved synchronous.
+ * @internal
+ */
+export function inlined<A, B, C, R>(
+  scope: Scope,
+  run: (a: A, b: B, c: C) => R,
+  a: A,
+  b: B,
+  c: C,
+): R {
+  const outer = inline.scope;
+  inline.scope = scope;
+  try {
+    return run(a, b, c);
+  } finally {
+    inline.scope = outer;
+  }
+}
+
+/**
+ * `run(...args)` in the store with `scope`: every continuation it creates finds the request.
+ * @internal
+ */
+export function entered<A extends unknown[], R>(
+  scope: Scope,
+  run: (...args: A) => R,
+  ...args: A
+): R {
+  const outer = inline.scope;
+  inline.scope = undefined;
+  try {
+    return storage.run(scope, run, ...args);
+  } finally {
+    inline.scope = outer;
+  }
+}
+
+/**
+ * `run(...args)`, in the store when it is called from a request served inline: for work that
+ * goes on after an `await` (an exception handler, a rewrite, a promise a route returned).
+ * @internal
+ */
+export function stored<A extends unknown[], R>(run: (...args: A) => R, ...args: A): R {
+  const scope = inline.scope;
+  return scope === undefined ? run(...args) : entered(scope, run, ...args);
+}
+
+/** Whether a request is being served inline now (`inlined`). @internal */
+export function servingInline(): boolean {
+  return inline.scope !== undefined;
 }

@@ -1,5 +1,13 @@
 import { bounded, longSegment, TOO_LONG } from '../matching/bound.js';
-import { storage, type RequestContext, type Scope, type StartOptions } from './context.js';
+import {
+  entered,
+  inlined,
+  servingInline,
+  stored,
+  type RequestContext,
+  type Scope,
+  type StartOptions,
+} from './context.js';
 import {
   HttpException,
   MethodNotAllowedHttpException,
@@ -65,8 +73,8 @@ export function dispatch(
   const response = new CourseResponse();
   if (options.bodyLimit !== undefined) request.bodyLimit = options.bodyLimit;
   const context: RequestContext = { table, options, request, response };
-  const scope: Served = { context, settle };
-  const outcome = storage.run(scope, serve, scope);
+  const scope: Served = { context, settle, inline: false };
+  const outcome = serve(scope);
   // A promise settles and lets the context go itself (`serve`).
   if (outcome instanceof Promise) return outcome;
   scope.context = undefined;
@@ -83,6 +91,8 @@ export function badRequest(status = 400): CourseResponse {
 /** The store of a request being served, with what makes the adapter's answer of its outcome. */
 interface Served extends Scope {
   readonly settle: (outcome: Outcome) => unknown;
+  /** Served without the store (`inlined`): its route's code is synchronous. */
+  inline: boolean;
 }
 
 const same = (outcome: Outcome): Outcome => outcome;
@@ -106,7 +116,10 @@ function hasBody(method: string): boolean {
 
 /**
  * Serves the request of `scope`; a promise it returns has the adapter's answer (`settle`) and
- * empties the scope once it settles.
+ * empties the scope once it settles. The request enters the store (`AsyncLocalStorage`) once its
+ * route is known, unless the build proved the route's code synchronous (`RouteEntry.sync`): such
+ * code creates no continuation that runs before the request is answered (the scope is emptied
+ * with no `await` after its value), so helpers find the request through `inlined` alone.
  */
 function serve(scope: Served): Outcome | Promise<unknown> {
   const context = scope.context!;
@@ -127,33 +140,51 @@ function serve(scope: Served): Outcome | Promise<unknown> {
     const path = normalizePath(request.target);
     if (path === undefined) return statusResponse(new HttpException(400), options, request);
     request.path = path;
-    return released(scope, prepared(context));
+    return entered(scope, preparedServed, scope);
   }
   const target = resolveTarget(table, request.method, request.target, hostOf(context));
   if (target === undefined) return statusResponse(new HttpException(400), options, request);
   request.path = target.path;
+  // A CSRF verifier runs before the body is read, with the store.
+  scope.inline = target.hit?.route.sync === true && table.csrfVerifier === undefined;
+  return scope.inline ? routed(scope, target) : entered(scope, routed, scope, target);
+}
+
+/** Serves the request of `scope` at its route (`target`). */
+function routed(scope: Served, target: ResolvedTarget): Outcome | Promise<unknown> {
+  const context = scope.context!;
   try {
     return route(context, 0, target, scope);
   } catch (error) {
-    return released(scope, fail(error, context, 0));
+    return released(scope, failed(scope, error));
   }
+}
+
+/** `fail` for the request of `scope`, in the store: exception handlers may `await`. */
+function failed(scope: Served, error: unknown): Promise<Outcome> {
+  const context = scope.context!;
+  return scope.inline ? entered(scope, fail, error, context, 0) : fail(error, context, 0);
+}
+
+function preparedServed(scope: Served): Promise<unknown> {
+  return released(scope, prepared(scope.context!));
 }
 
 /**
  * The adapter's answer of `outcome`, the scope emptied once it settles; its error goes to `fail`
- * first when `failed`. An `async` function rather than `then` callbacks: no closure is made for
+ * first when `failing`. An `async` function rather than `then` callbacks: no closure is made for
  * each request.
  */
 async function released(
   scope: Served,
   outcome: Promise<Outcome>,
-  failed = false,
+  failing = false,
 ): Promise<unknown> {
   try {
     return scope.settle(await outcome);
   } catch (error) {
-    if (!failed) throw error;
-    return scope.settle(await fail(error, scope.context!, 0));
+    if (!failing) throw error;
+    return scope.settle(await failed(scope, error));
   } finally {
     scope.context = undefined;
   }
@@ -259,13 +290,9 @@ function route(
   const longest = paramLimit(options);
   for (const value of hit.params)
     if (value !== undefined && value.length > longest) throw new HttpException(414);
-  if (
-    hasBody(request.originalMethod) ||
-    table.csrfVerifier !== undefined ||
-    hit.route.middleware.length > 0
-  )
+  if (hasBody(request.originalMethod) || table.csrfVerifier !== undefined)
     return guarded(context, hit, depth, scope);
-  const outcome = finish(context, hit.route.call(hit.params), depth);
+  const outcome = answered(context, hit, depth, scope);
   return scope !== undefined && outcome instanceof Promise
     ? released(scope, outcome, true)
     : outcome;
@@ -302,10 +329,10 @@ function routeFor(context: RequestContext): (method: string) => MatchHit | undef
 }
 
 /**
- * The CSRF check, body and middleware of a matched request, then its callback. The CSRF check
- * comes first: a request it refuses for its origin or token costs no body read or parse (it
- * reads the body itself when the token is a form field). With `scope`, it does what `released`
- * does, itself: no other promise for each request with a body.
+ * The CSRF check and body of a matched request, then its middleware and callback (`answered`).
+ * The CSRF check comes first: a request it refuses for its origin or token costs no body read
+ * or parse (it reads the body itself when the token is a form field). With `scope`, it does
+ * what `released` does, itself: no other promise for each request with a body.
  */
 async function guarded(
   context: RequestContext,
@@ -313,39 +340,83 @@ async function guarded(
   depth: number,
   scope: Served | undefined,
 ): Promise<unknown> {
-  const { table, options, request, response } = context;
+  const { table, options, request } = context;
   try {
     if (table.csrfVerifier) await new table.csrfVerifier().handle(request as never);
     // A form's body may be parsed already, for its `_method`: not awaited again.
     if (hasBody(request.originalMethod) && request.parsed === undefined)
       await request.loadInput(options.multipartLimit);
-    let outcome: Outcome | undefined;
-    const middleware = hit.route.middleware;
-    for (let i = 0; i < middleware.length && outcome === undefined; i++) {
-      const entry = middleware[i]!;
-      // A value is not awaited: each `await` is a promise and a turn of the microtask queue.
-      const use = new entry.use();
-      // A call without a spread when the middleware takes no arguments: the common case.
-      let stop: unknown =
-        entry.args.length === 0
-          ? use.handle(request as never)
-          : use.handle(request as never, ...entry.args);
-      if (isThenable(stop)) stop = await stop;
-      if (pendingRewrite(request)) outcome = await rewrite(context, depth);
-      else if (stop !== undefined && stop !== null) outcome = applyResult(stop, response);
-    }
-    if (outcome === undefined) {
-      const value: unknown = hit.route.call(hit.params);
-      const done = finish(context, isThenable(value) ? await value : value, depth);
-      outcome = done instanceof Promise ? await done : done;
-    }
+    const answer = answered(context, hit, depth, scope);
+    const outcome = answer instanceof Promise ? await answer : answer;
     return scope === undefined ? outcome : scope.settle(outcome);
   } catch (error) {
     if (scope === undefined) throw error;
-    return scope.settle(await fail(error, context, 0));
+    return scope.settle(await failed(scope, error));
   } finally {
     if (scope !== undefined) scope.context = undefined;
   }
+}
+
+/** `answer`, inline when `scope` is served so (`inlined`). */
+function answered(
+  context: RequestContext,
+  hit: MatchHit,
+  depth: number,
+  scope: Served | undefined,
+): Outcome | Promise<Outcome> {
+  return scope?.inline === true
+    ? inlined(scope, answer, context, hit, depth)
+    : answer(context, hit, depth);
+}
+
+/**
+ * The outcome of a matched request's middleware, from the `from`th, then of its callback. A
+ * value is awaited only when it is a promise (`resumed`): each `await` is a promise and a turn
+ * of the microtask queue.
+ */
+function answer(
+  context: RequestContext,
+  hit: MatchHit,
+  depth: number,
+  from = 0,
+): Outcome | Promise<Outcome> {
+  const { request } = context;
+  const middleware = hit.route.middleware;
+  for (let i = from; i < middleware.length; i++) {
+    const entry = middleware[i]!;
+    const use = new entry.use();
+    // A call without a spread when the middleware takes no arguments: the common case.
+    const stop: unknown =
+      entry.args.length === 0
+        ? use.handle(request as never)
+        : use.handle(request as never, ...entry.args);
+    if (isThenable(stop)) return awaited(context, resumed, context, hit, depth, i, stop);
+    const outcome = stopped(context, stop, depth);
+    if (outcome !== undefined) return outcome;
+  }
+  return finish(context, hit.route.call(hit.params), depth);
+}
+
+/** `answer` on from middleware `i` once its promise (`stop`) settles. */
+async function resumed(
+  context: RequestContext,
+  hit: MatchHit,
+  depth: number,
+  i: number,
+  stop: PromiseLike<unknown>,
+): Promise<Outcome> {
+  return stopped(context, await stop, depth) ?? answer(context, hit, depth, i + 1);
+}
+
+/** What a middleware's value makes of the request: a rewrite, an answer, or `undefined` to go on. */
+function stopped(
+  context: RequestContext,
+  stop: unknown,
+  depth: number,
+): Outcome | Promise<Outcome> | undefined {
+  if (pendingRewrite(context.request)) return stored(rewrite, context, depth);
+  if (stop !== undefined && stop !== null) return applyResult(stop, context.response);
+  return undefined;
 }
 
 /** The outcome of a callback's value (awaited when it is a promise), or of its rewrite. */
@@ -354,10 +425,41 @@ function finish(
   value: unknown,
   depth: number,
 ): Outcome | Promise<Outcome> {
-  if (isThenable(value)) return Promise.resolve(value).then((v) => finish(context, v, depth));
-  if (pendingRewrite(context.request)) return rewrite(context, depth);
+  if (isThenable(value)) return awaited(context, finished, context, value, depth);
+  if (pendingRewrite(context.request)) return stored(rewrite, context, depth);
   return applyResult(value, context.response);
 }
+
+async function finished(
+  context: RequestContext,
+  value: PromiseLike<unknown>,
+  depth: number,
+): Promise<Outcome> {
+  return finish(context, await value, depth);
+}
+
+/**
+ * `run(...args)` for a promise a middleware or callback returned: in the store when the request
+ * is served inline, whose route the build found synchronous — a build older than its code.
+ */
+function awaited<A extends unknown[]>(
+  context: RequestContext,
+  run: (...args: A) => Promise<Outcome>,
+  ...args: A
+): Promise<Outcome> {
+  if (!servingInline()) return run(...args);
+  const route = context.request.loaded?.route;
+  if (route !== undefined && !stale.has(route)) {
+    stale.add(route);
+    console.warn(
+      `course: ${route.methods.join('|')} ${route.url} (${route.source}) returned a promise, but the build found its code synchronous: what runs after its first await finds no request. Run \`course build\` again.`,
+    );
+  }
+  return stored(run, ...args);
+}
+
+// The routes `awaited` warned of, each once.
+const stale = new WeakSet<object>();
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (

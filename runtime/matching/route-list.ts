@@ -41,6 +41,8 @@ export interface RouteMore {
   exceptionHandlers?: string[];
   /** The route may match a path that is not normal (`RouteEntry.normalOnly`). */
   normalOnly?: false;
+  /** The build proved the route's code synchronous (`RouteEntry.sync`). */
+  sync?: true;
 }
 
 /** Classes a table refers to, by the names its routes give them. */
@@ -123,6 +125,7 @@ export class RouteList {
       ...(more.domain === undefined ? {} : { domain: more.domain }),
       source: at,
       normalOnly: more.normalOnly !== false,
+      sync: more.sync === true,
     };
   }
 

@@ -58,17 +58,17 @@ describe('the generated module', () => {
     const admin = lineOf('routes.ts', "'/user/{id}', 'UserController@show').name('admin");
     const api = lineOf('routers/api.ts', "'/api/{thing}'");
     expect(rows[0]).toMatch(
-      /^\[0,"GET","\/","closure routes\.ts:\d+","routes\.ts:\d+:\d+","home"\]$/,
+      /^\[0,"GET","\/","closure routes\.ts:\d+","routes\.ts:\d+:\d+","home",\{"sync":true\}\]$/,
     );
     expect(rows[1]).toBe(
-      `[1,"GET","/user/{id}","UserController@show","routes.ts:${user}:8","user.show"]`,
+      `[1,"GET","/user/{id}","UserController@show","routes.ts:${user}:8","user.show",{"sync":true}]`,
     );
     // The Admin namespace's class of the same name is told apart, and its middleware is as written.
     expect(rows[2]).toBe(
       `[2,"GET","/admin/user/{id}","UserController#2@show","routes.ts:${admin}:10","admin.user",{"middleware":["Middleware\\\\Tag:admin"]}]`,
     );
     expect(rows[5]).toBe(
-      `[5,"GET","/api/{thing}","closure routers/api.ts:${api}","routers/api.ts:${api}:8","api.thing"]`,
+      `[5,"GET","/api/{thing}","closure routers/api.ts:${api}","routers/api.ts:${api}:8","api.thing",{"sync":true}]`,
     );
     expect(rows).toHaveLength(6);
     expect(main()).toContain("  UserController,\n  'UserController#2': UserController$2,");
