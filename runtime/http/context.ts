@@ -102,13 +102,15 @@ export const storage = (holder[KEY] ??= new AsyncLocalStorage<Scope>());
  * The scope of a request served without the store, while its code runs (`inlined`): a route
  * the build proved synchronous (`RouteEntry.sync`) creates no continuation that runs before it
  * is answered, so it needs no `storage.run()`, which is most of a request's cost on Deno. Set
- * only within one synchronous stretch: no later task sees it.
+ * only within one synchronous stretch, and only where no store is current (`inlinable`): no later
+ * task sees it, and a store entered within the stretch (a callback bound to another request
+ * with `AsyncResource.bind`) comes first.
  */
 const inline = (holder[INLINE] ??= { scope: undefined });
 
 /** The context of the request being served, or `undefined` outside one. */
 export function currentContext(): RequestContext | undefined {
-  return (inline.scope ?? storage.getStore())?.context;
+  return (storage.getStore() ?? inline.scope)?.context;
 }
 
 /** The context of the request being served; throws outside one. */
@@ -119,8 +121,18 @@ export function requireContext(helper: string): RequestContext {
 }
 
 /**
+ * Whether a request may be served inline: no store is current. Within another request's store
+ * (a nested `app.request()`, a task a request left running), the tasks its code leaves would
+ * find that request: it enters its own.
+ * @internal
+ */
+export function inlinable(): boolean {
+  return storage.getStore() === undefined;
+}
+
+/**
  * `run(a, b, c)` with `scope` as the request being served, without entering the store: for code
- * the build proved synchronous.
+ * the build proved synchronous, where `inlinable`.
  * @internal
  */
 export function inlined<A, B, C, R>(

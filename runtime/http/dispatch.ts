@@ -1,6 +1,7 @@
 import { bounded, longSegment, TOO_LONG } from '../matching/bound.js';
 import {
   entered,
+  inlinable,
   inlined,
   servingInline,
   stored,
@@ -146,7 +147,8 @@ function serve(scope: Served): Outcome | Promise<unknown> {
   if (target === undefined) return statusResponse(new HttpException(400), options, request);
   request.path = target.path;
   // A CSRF verifier runs before the body is read, with the store.
-  scope.inline = target.hit?.route.sync === true && table.csrfVerifier === undefined;
+  scope.inline =
+    target.hit?.route.sync === true && table.csrfVerifier === undefined && inlinable();
   return scope.inline ? routed(scope, target) : entered(scope, routed, scope, target);
 }
 

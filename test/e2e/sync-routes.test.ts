@@ -13,13 +13,15 @@ interface Shared {
   app?: CourseApp;
   later: string[];
   lie?: () => string;
+  waiters: ((message: string) => void)[];
 }
 const shared = globalThis as unknown as { syncTest: Shared };
-shared.syncTest = { later: [] };
+shared.syncTest = { later: [], waiters: [] };
 
 const served = servedApp({
-  'routes.ts': `import { Course, input, request, url } from 'course-router';
-const shared = (globalThis as unknown as { syncTest: { app: { request(path: string): Promise<Response> }; later: string[]; lie: () => string } }).syncTest;
+  'routes.ts': `import { AsyncResource } from 'node:async_hooks';
+import { Course, input, request, response, url } from 'course-router';
+const shared = (globalThis as unknown as { syncTest: { app: { request(path: string): Promise<Response> }; later: string[]; lie: () => string; waiters: ((message: string) => void)[] } }).syncTest;
 const attempt = (read: () => string): string => { try { return read(); } catch (error) { return (error as Error).message; } };
 Course.group({ prefix: '/api', middleware: 'Middleware\\\\Key', exceptionHandler: 'Handlers\\\\Slow' }, () => {
   Course.post('/users/{id}', (id: string) => ({ id, name: input('name'), path: request().path, self: url('user', { id }) })).name('user');
@@ -44,6 +46,24 @@ Course.get('/scheduled', (): string => {
   return request().path;
 });
 Course.get('/lie', (): string => shared.lie());
+Course.get('/scheduled-within', async () => {
+  shared.later = [];
+  await (await shared.app.request('/scheduled-later')).text();
+  await new Promise((r) => setTimeout(r, 20));
+  return shared.later.join(', ');
+});
+Course.get('/scheduled-later', (): string => {
+  queueMicrotask(() => shared.later.push(attempt(() => request().path)));
+  setTimeout(() => shared.later.push(attempt(() => { response().header('x-test', 'late'); return request().path; })), 5);
+  return 'scheduled';
+});
+Course.get('/wait', async () => new Promise<string>((resolve) => {
+  shared.waiters.push(AsyncResource.bind((message: string) => resolve(message + ' for ' + request().getHeader('x-user'))));
+}));
+Course.get('/publish', (): string => {
+  for (const waiter of shared.waiters.splice(0)) waiter('news');
+  return 'published by ' + request().getHeader('x-user');
+});
 `,
   'app/Middleware/Key.ts': `import { response, type CourseRequest, type CourseResponse } from 'course-router';
 export class Key {
@@ -123,6 +143,26 @@ describe('a route the build proves synchronous', () => {
     expect((await send(served.served, 'GET', '/nested')).body).toBe(
       'inner /inner/sync, then /nested',
     );
+  });
+
+  it("regression: served within another request's store, leaves its tasks none of that request", async () => {
+    const answer = await send(served.served, 'GET', '/scheduled-within');
+    expect(answer.headers['x-test']).toBeUndefined();
+    expect(answer.body).toBe(
+      ['request', 'response']
+        .map((helper) => `course: ${helper}() is only available while a request is served`)
+        .join(', '),
+    );
+    expect(shared.syncTest.later).toHaveLength(2);
+  });
+
+  it('regression: a callback bound to another request finds that request when it calls it', async () => {
+    const { app } = served.served;
+    const waiting = app.request('/wait', { headers: { 'x-user': 'alice' } });
+    await vi.waitFor(() => expect(shared.syncTest.waiters).toHaveLength(1));
+    const published = await app.request('/publish', { headers: { 'x-user': 'mallory' } });
+    expect(await published.text()).toBe('published by mallory');
+    expect(await (await waiting).text()).toBe('news for alice');
   });
 
   it('answers a promise the build did not foresee, and says once to build again', async () => {
