@@ -29,7 +29,7 @@ const smoke = process.argv.includes('--smoke');
 const outArg = process.argv.indexOf('--out');
 const results =
   outArg === -1 ? path.join(ROOT, 'bench/RESULTS.md') : path.resolve(process.argv[outArg + 1]!);
-const ROUNDS = smoke ? 1 : Number(process.env['ROUNDS'] ?? 5);
+const ROUNDS = smoke ? 1 : Number(process.env['ROUNDS'] ?? 9);
 const SECONDS = smoke ? 0.5 : Number(process.env['SECONDS'] ?? 2);
 // Seconds of load each server takes before it is measured.
 const WARM_UP = smoke ? 0.5 : 10;
@@ -107,7 +107,8 @@ const section = `<!-- runtimes -->
 \`npm run bench:runtimes\`: \`POST /api/users\` with a 60-byte JSON body and a bearer token that
 a group middleware checks; the route reads the body and answers JSON. Course (\`app.fetch\`), Hono,
 Hono under its \`contextStorage()\` middleware (\`getContext()\` in any async code a route
-starts, which Course's helpers always have: both keep it in \`AsyncLocalStorage\`), and Hono under
+starts, which Course's helpers always have: both keep it in \`AsyncLocalStorage\`, which Course
+enters only for a route that may await), and Hono under
 \`contextStorage()\` and \`bodyLimit()\` of 1 MiB (the two of Course's guarantees on this request
 that Hono offers as middleware), on the same runtime's own server, 10 connections. Every server
 runs through the whole run and takes ${WARM_UP} s of load before it is measured (a server's first
@@ -116,23 +117,30 @@ ${ROUNDS} rounds in which Course's server is loaded for ${SECONDS} s before and 
 (load average ${load} at the start). Server CPU per request from /proc, the median of the measures;
 "Course / …" (CPU) is the other's CPU over the mean of Course's just before and after it, the
 median of the rounds: above 1, Course is ahead (the machine's speed moves by a third within
-seconds, and only figures taken side by side compare). "Idle": the share of the run the server's
+seconds, and only figures taken side by side compare; still, from one run to the next on this
+shared machine, Course / Hono (CPU) read 0.89× to 1.01× on Deno, 0.96× the median of nine runs,
+and 0.95× to 1.01× on Bun, 0.975× the median of six, on 2026-11-30). "Idle": the share of the run the server's
 JavaScript thread neither ran nor waited in the run queue for a core
 (\`bench/sched.ts\`); the rest of a core its process did not use was spent queued. "No router"
 answers the same request with a handler of its own on the same server (it checks the token and the
 path, and parses the body with \`request.json()\`): "own" is what each router adds to it.
 
 What Course does on this request that Hono alone does not, each a guarantee of the contract or the
-threat model: the request's context in \`AsyncLocalStorage\` (one \`run()\` costs what its column
-says; on Deno its \`AsyncVariable\` copies the context and adds a \`WeakMap\` entry each time,
-which lives until a full collection), a deadline on the body's arrival (\`requestTimeout\`, one
-timer for every read) and its share of \`bodyMemoryLimit\`, the Host and \`Content-Encoding\`
-checks, and the parsed JSON's objects made unable to reach a prototype. On Bun they cost nothing
-measurable over HTTP. On Deno the difference is the context: a server of a dozen lines answering
-this request (the "no router" handler) costs 0.9 µs more CPU with one
-\`AsyncLocalStorage.run()\` around each request than without (19.1 against 18.2 µs, two runs of
-15 s each after a warm-up), what Course costs over Hono. Measured with builds changed by hand (\`bench/fetch-ab.ts\` in one Bun process): the deadline
-1.5–4.5%, \`AsyncLocalStorage\` 3%, the prototype walk 1–5%, the two header reads 1–2.4%.
+threat model: the request's context for its helpers, a deadline on the body's arrival
+(\`requestTimeout\`, one timer for every read) and its share of \`bodyMemoryLimit\`, the Host and
+\`Content-Encoding\` checks, and the parsed JSON's objects made unable to reach a prototype. On Bun
+they cost nothing measurable over HTTP. On Deno the context was the whole difference (0.96× Hono):
+a server of a dozen lines answering this request (the "no router" handler) costs 0.9 µs more CPU
+with one \`AsyncLocalStorage.run()\` around each request than without (19.1 against 18.2 µs, two
+runs of 15 s each after a warm-up), what Course cost over Hono; Deno's \`AsyncVariable\` copies the
+context and adds a \`WeakMap\` entry at each \`run()\`, which lives until a full collection. This
+route's middleware and callback return no promise, which the build proves from their types, and
+such a route is served without \`AsyncLocalStorage\` (its helpers find the request in a variable
+set around its synchronous code; \`RouteEntry.sync\`): \`npx tsx bench/runtimes-ab.ts 438bc3a deno
+9\` read Course's CPU per request 0.88× what it was before (Bun 0.98×). A route that may await
+still enters the store, as Hono with \`contextStorage()\` does for every request. Measured with
+builds changed by hand (\`bench/fetch-ab.ts\` in one Bun process): the deadline 1.5–4.5%, the
+prototype walk 1–5%, the two header reads 1–2.4%.
 
 | runtime | Course req/s | Hono req/s | Course / Hono (req/s) | Course CPU/req | Hono CPU/req | Course / Hono (CPU) | Hono with \`contextStorage()\` CPU/req | Course / Hono with it (CPU) | Hono with \`contextStorage()\` and \`bodyLimit()\` CPU/req | Course / Hono with both (CPU) | no router CPU/req | Course's own | Hono's own | one \`AsyncLocalStorage.run()\` | Course idle | Hono idle |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
