@@ -10,6 +10,21 @@ import {
 import type { SourceLocation } from 'course-router/internal';
 import type { ClassImport } from './types.js';
 
+// The Fetch API's `Response`, which `lib.es2022` lacks: a route or middleware that returns one
+// reads as returning it, not `any` (`returnsAtOnce`). Only what a check here may read of it.
+const FETCH_GLOBALS_FILE = '/__course__/fetch-globals.d.ts';
+const FETCH_GLOBALS = `declare class Response {
+  constructor(body?: unknown, init?: unknown);
+  static json(data: unknown, init?: unknown): Response;
+  static redirect(url: unknown, status?: number): Response;
+  static error(): Response;
+  readonly status: number;
+  readonly ok: boolean;
+  readonly headers: unknown;
+  readonly body: unknown;
+}
+`;
+
 /** A class found in the sources, with what the emitter needs to import it. */
 export interface FoundClass {
   import: ClassImport;
@@ -43,6 +58,7 @@ export class SourceIndex {
         moduleResolution: ts.ModuleResolutionKind.Bundler,
       },
     });
+    this.project.createSourceFile(FETCH_GLOBALS_FILE, FETCH_GLOBALS);
   }
 
   /** The file, read from disk once (`refresh` re-reads it after an edit). */

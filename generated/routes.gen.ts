@@ -78,8 +78,8 @@ const $routes = new RouteList(
 [15,"GET","/dashboard","closure fixtures/app/routes.ts:23","fixtures/app/routes.ts:23:12","account.dashboard",{"domain":"{account}.localhost","exceptionHandlers":["Handlers\\PageHandler"],"sync":true}]
 [16,"GET","/status","closure fixtures/app/routes.ts:28","fixtures/app/routes.ts:28:10",null,{"exceptionHandlers":["Handlers\\PageHandler"],"sync":true}]
 [17,"GET","/limited","closure fixtures/app/routes.ts:31","fixtures/app/routes.ts:31:10","limited",{"exceptionHandlers":["Handlers\\PageHandler"]}]
-[18,"GET","/admin","HomeController@dashboard","fixtures/app/routers/admin.ts:4:10","admin.dashboard",{"middleware":["Middleware\\Auth:admin"]}]
-[19,"GET","/admin/users/{id}","UserController@show","fixtures/app/routers/admin.ts:5:10","admin.users.show",{"middleware":["Middleware\\Auth:admin"]}]
+[18,"GET","/admin","HomeController@dashboard","fixtures/app/routers/admin.ts:4:10","admin.dashboard",{"middleware":["Middleware\\Auth:admin"],"sync":true}]
+[19,"GET","/admin/users/{id}","UserController@show","fixtures/app/routers/admin.ts:5:10","admin.users.show",{"middleware":["Middleware\\Auth:admin"],"sync":true}]
 [20,"GET","/api/photos/{id}","PhotoController@show","fixtures/app/routers/api.ts:5:10","api.photo",{"exceptionHandlers":["Handlers\\ApiHandler"],"sync":true}]
 `,
 );

@@ -65,7 +65,7 @@ describe('the generated module', () => {
     );
     // The Admin namespace's class of the same name is told apart, and its middleware is as written.
     expect(rows[2]).toBe(
-      `[2,"GET","/admin/user/{id}","UserController#2@show","routes.ts:${admin}:10","admin.user",{"middleware":["Middleware\\\\Tag:admin"]}]`,
+      `[2,"GET","/admin/user/{id}","UserController#2@show","routes.ts:${admin}:10","admin.user",{"middleware":["Middleware\\\\Tag:admin"],"sync":true}]`,
     );
     expect(rows[5]).toBe(
       `[5,"GET","/api/{thing}","closure routers/api.ts:${api}","routers/api.ts:${api}:8","api.thing",{"sync":true}]`,

@@ -211,14 +211,18 @@ Course.get('/any', (): any => 'a');
 Course.get('/empty', (): {} => 'a');
 Course.get('/object-type', (): object => ({}));
 Course.get('/thenable', () => ({ then: 1 }));
+Course.get('/fetch-response', () => new Response('a'));
+Course.get('/fetch-json', (): Response => Response.json({ a: 1 }));
 Course.get('/method', [Plain, 'show']);
 Course.get('/async-method', [Plain, 'later']);
 Course.group({ middleware: 'Middleware\\\\Sync' }, () => Course.get('/sync-mw', () => 'a'));
 Course.group({ middleware: 'Middleware\\\\Late' }, () => Course.get('/async-mw', () => 'a'));
+Course.group({ middleware: 'Middleware\\\\Gate' }, () => Course.get('/fetch-mw', () => 'a'));
 `,
       'app/Plain.ts': `export class Plain { show(): number { return 1; } async later(): Promise<number> { return 1; } }`,
       'app/Middleware/Sync.ts': `export class Sync { handle(): void {} }`,
       'app/Middleware/Late.ts': `export class Late { async handle(): Promise<void> {} }`,
+      'app/Middleware/Gate.ts': `export class Gate { handle(): Response | undefined { return undefined; } }`,
     });
   });
   afterAll(() => removeApp(dir));
@@ -239,10 +243,13 @@ Course.group({ middleware: 'Middleware\\\\Late' }, () => Course.get('/async-mw',
       '/empty': false,
       '/object-type': false,
       '/thenable': false,
+      '/fetch-response': true,
+      '/fetch-json': true,
       '/method': true,
       '/async-method': false,
       '/sync-mw': true,
       '/async-mw': false,
+      '/fetch-mw': true,
     });
   });
 });
