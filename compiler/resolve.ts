@@ -82,6 +82,10 @@ export function resolveApp(
   app.bootManagers.forEach((m, i) => references.checkBootManager(m, bootReferences[i]!));
   app.csrfVerifier =
     router.csrfVerifier && references.one(argumentReference(router.csrfVerifier), 'handle');
+  // A CSRF verifier (which may await, before any route's code) and boot managers serve every
+  // request with the store: no route is served inline.
+  if (app.csrfVerifier !== undefined || app.bootManagers.length > 0)
+    for (const route of app.routes) route.sync = false;
   app.errorRedirect = router.error?.value.redirect ? router.error.value.url : undefined;
   return app;
 }

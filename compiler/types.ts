@@ -106,8 +106,9 @@ export interface RouteRecord {
   handlers: ClassRefResolved[];
   source: SourceLocation;
   /**
-   * The handler and every middleware `handle` return no promise (`returnsAtOnce`): the route
-   * is served without `AsyncLocalStorage` (`RouteEntry.sync`).
+   * The handler and every middleware `handle` return no promise (`returnsAtOnce`), and the app
+   * has no CSRF verifier or boot manager: the route is served without `AsyncLocalStorage`
+   * (`RouteEntry.sync`).
    */
   sync: boolean;
 }

@@ -44,7 +44,8 @@ export interface RouteEntry {
   readonly normalOnly?: boolean;
   /**
    * The build proved its middleware and callback synchronous (no `async`, no promise in their
-   * return types): it is served without entering `AsyncLocalStorage` (`dispatch`).
+   * return types), in an app with no CSRF verifier or boot manager: it is served without
+   * entering `AsyncLocalStorage` (`dispatch`).
    */
   readonly sync?: boolean;
 }

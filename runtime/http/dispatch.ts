@@ -146,8 +146,7 @@ function serve(scope: Served): Outcome | Promise<unknown> {
   const target = resolveTarget(table, request.method, request.target, hostOf(context));
   if (target === undefined) return statusResponse(new HttpException(400), options, request);
   request.path = target.path;
-  // A CSRF verifier runs before the body is read, with the store.
-  scope.inline = target.hit?.route.sync === true && table.csrfVerifier === undefined && inlinable();
+  scope.inline = target.hit?.route.sync === true && inlinable();
   return scope.inline ? routed(scope, target) : entered(scope, routed, scope, target);
 }
 

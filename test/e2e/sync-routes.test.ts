@@ -252,4 +252,20 @@ Course.group({ middleware: 'Middleware\\\\Gate' }, () => Course.get('/fetch-mw',
       '/fetch-mw': true,
     });
   });
+
+  it('none in an app with a CSRF verifier, which may await before any route runs', async () => {
+    const guarded = writeApp({
+      'routes.ts': `import { Course } from 'course-router';
+Course.csrfVerifier('Middleware\\\\Verifier');
+Course.get('/string', () => 'a');
+`,
+      'app/Middleware/Verifier.ts': `import { BaseCsrfVerifier } from 'course-router';\nexport class Verifier extends BaseCsrfVerifier {}\n`,
+    });
+    try {
+      await buildApp(guarded);
+      expect((await importTable(guarded)).routes.map((r) => r.sync)).toEqual([false]);
+    } finally {
+      removeApp(guarded);
+    }
+  });
 });
