@@ -6,9 +6,32 @@ import { send } from '../_utils.js';
 // `JSON.parse` of the same bytes: `npx tsx bench/json-body.ts`), through both adapters.
 const FILES = {
   'routes.ts': `
-import { Course, input } from 'course-router';
+import { Course, input, request } from 'course-router';
 
 Course.get('/', () => 'home');
+// A short body is walked only when one of its objects leaves: by name, whole, or through
+// \`loadInput()\`; a value by name that is no object leaves it as parsed.
+Course.post('/by-name', () => {
+  const name = input('name');
+  const inner = Object.getPrototypeOf(input('inner')) === null;
+  const other = (input().post as Record<string, any>)['other'];
+  return {
+    name,
+    inner,
+    other: Object.getPrototypeOf(other) === null,
+    deep: Object.getPrototypeOf(other.deep) === null,
+    own: input('__proto__') !== null && Object.getPrototypeOf(input('__proto__')) === null,
+    polluted: ({} as Record<string, unknown>).polluted ?? null,
+  };
+});
+Course.post('/loaded', async () => {
+  const parsed = await request().loadInput();
+  return {
+    post: Object.getPrototypeOf(parsed.post) === null,
+    nested: Object.getPrototypeOf((parsed.post as Record<string, any>)['a']) === null,
+    written: JSON.parse(JSON.stringify(parsed)),
+  };
+});
 Course.post('/shape', () => {
   const items = input().post as unknown as any[];
   return {
@@ -42,6 +65,29 @@ describe('a JSON body', () => {
       own: ['__proto__', 'a'],
       array: true,
       polluted: null,
+    });
+  });
+
+  it('a short body loses its prototypes before any of its objects leaves, whichever way', async () => {
+    const json = { 'content-type': 'application/json' };
+    const body = '{"name":"ann","inner":{"x":1},"other":{"deep":{}},"__proto__":{"polluted":1}}';
+    const byName = await send(served.both, 'POST', '/by-name', { headers: json, body });
+    expect(JSON.parse(byName.body)).toEqual({
+      name: 'ann',
+      inner: true,
+      other: true,
+      deep: true,
+      own: true,
+      polluted: null,
+    });
+    const loaded = await send(served.both, 'POST', '/loaded', {
+      headers: json,
+      body: '{"a":{"b":[1]}}',
+    });
+    expect(JSON.parse(loaded.body)).toEqual({
+      post: true,
+      nested: true,
+      written: { post: { a: { b: [1] } }, files: {} },
     });
   });
 });
