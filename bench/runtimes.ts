@@ -118,8 +118,10 @@ ${ROUNDS} rounds in which Course's server is loaded for ${SECONDS} s before and 
 "Course / …" (CPU) is the other's CPU over the mean of Course's just before and after it, the
 median of the rounds: above 1, Course is ahead (the machine's speed moves by a third within
 seconds, and only figures taken side by side compare; still, from one run to the next on this
-shared machine, Course / Hono (CPU) read 0.89× to 1.01× on Deno, 0.96× the median of nine runs,
-and 0.95× to 1.01× on Bun, 0.975× the median of six, on 2026-11-30). "Idle": the share of the run the server's
+shared machine, Course / Hono (CPU) read 0.89× to 1.01× on Deno and 0.95× to 1.01× on Bun in the
+runs of 2026-11-30; three servers alternating in rounds of 2 s, \`bench/runtimes-ab.ts\`, read
+Hono within 2% of Course on Deno in the rounds where the machine was quiet, and up to 8% cheaper in
+those where all ran slower). "Idle": the share of the run the server's
 JavaScript thread neither ran nor waited in the run queue for a core
 (\`bench/sched.ts\`); the rest of a core its process did not use was spent queued. "No router"
 answers the same request with a handler of its own on the same server (it checks the token and the
@@ -140,7 +142,11 @@ set around its synchronous code; \`RouteEntry.sync\`): \`npx tsx bench/runtimes-
 9\` read Course's CPU per request 0.88× what it was before (Bun 0.98×). A route that may await
 still enters the store, as Hono with \`contextStorage()\` does for every request. Measured with
 builds changed by hand (\`bench/fetch-ab.ts\` in one Bun process): the deadline 1.5–4.5%, the
-prototype walk 1–5%, the two header reads 1–2.4%.
+prototype walk 1–5%, the two header reads 1–2.4%. A JSON body of up to 512 characters now loses
+its prototypes only when one of its objects is handed out, which this route, reading a string by
+name, never does: in one Deno process that took 6% off the request's CPU
+(\`npx tsx bench/fetch-ab.ts a8138e9 deno post 30\`: 0.94×); over HTTP, \`npx tsx bench/runtimes-ab.ts a8138e9 deno 13\`
+read 0.995× the build before, within the noise.
 
 | runtime | Course req/s | Hono req/s | Course / Hono (req/s) | Course CPU/req | Hono CPU/req | Course / Hono (CPU) | Hono with \`contextStorage()\` CPU/req | Course / Hono with it (CPU) | Hono with \`contextStorage()\` and \`bodyLimit()\` CPU/req | Course / Hono with both (CPU) | no router CPU/req | Course's own | Hono's own | one \`AsyncLocalStorage.run()\` | Course idle | Hono idle |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
