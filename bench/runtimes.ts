@@ -119,7 +119,8 @@ ${ROUNDS} rounds in which Course's server is loaded for ${SECONDS} s before and 
 median of the rounds: above 1, Course is ahead (the machine's speed moves by a third within
 seconds, and only figures taken side by side compare; still, from one run to the next on this
 shared machine, Course / Hono (CPU) read 0.89× to 1.01× on Deno and 0.95× to 1.01× on Bun in the
-runs of 2026-11-30; three servers alternating in rounds of 2 s, \`bench/runtimes-ab.ts\`, read
+runs of 2026-11-30 before a short JSON body's walk became lazy (below), 0.97× to 1.00× on Deno
+(0.99× the median of three) and 1.00× and 1.05× on Bun after it; three servers alternating in rounds of 2 s, \`bench/runtimes-ab.ts\`, read
 Hono within 2% of Course on Deno in the rounds where the machine was quiet, and up to 8% cheaper in
 those where all ran slower). "Idle": the share of the run the server's
 JavaScript thread neither ran nor waited in the run queue for a core
